@@ -18,7 +18,7 @@ __version__ = "0.1.0"
 
 if TYPE_CHECKING:
     from drrag_cli.config import Settings, load_settings
-    from drrag_cli.index.store import Index
+    from drrag_cli.index.api import Index
 
 __all__ = ["Index", "Settings", "load_settings", "__version__"]
 
@@ -26,7 +26,7 @@ __all__ = ["Index", "Settings", "load_settings", "__version__"]
 def __getattr__(name: str) -> Any:
     # Lazy re-exports keep `import drrag_cli` cheap (no tantivy/sqlite/numpy at import).
     if name == "Index":
-        from drrag_cli.index.store import Index
+        from drrag_cli.index.api import Index
 
         return Index
     if name in ("Settings", "load_settings"):

@@ -71,6 +71,9 @@ class Embedder:
             os.environ.setdefault("HF_HUB_OFFLINE", "1")
             os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
             os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+            os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+            os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
+            os.environ.setdefault("TRANSFORMERS_NO_ADVISORY_WARNINGS", "1")
             import torch
 
             if self.threads > 0:
@@ -115,7 +118,9 @@ class Embedder:
 def _load_model(path: str):  # noqa: ANN202
     try:
         from sentence_transformers import SentenceTransformer
+        from transformers.utils import logging as hf_logging
 
+        hf_logging.disable_progress_bar()
         return SentenceTransformer(path, device="cpu")
     except Exception as exc:  # a broken folder raises many different types
         raise ModelError(f"cannot load embedding model from {path}: {exc}") from exc
@@ -125,3 +130,12 @@ def _load_model(path: str):  # noqa: ANN202
 def get_embedder(name: str = DEFAULT_MODEL, threads: int = 0) -> Embedder:
     """One embedder per (model, threads) per process: the model loads once."""
     return Embedder(name, threads)
+
+
+def passage_embed_text(title: str, text: str) -> str:
+    """What the dense index embeds for a passage: its title line, then its text.
+
+    Titles carry the entity a passage is about (wiki pages, note names), which is often
+    the bridge between two hops, so they are part of every vector.
+    """
+    return f"{title}\n{text}" if title else text

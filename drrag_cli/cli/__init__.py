@@ -1,0 +1,1 @@
+"""Typer commands: parse options, load settings, call the library, render."""

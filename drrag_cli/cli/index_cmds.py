@@ -1,0 +1,167 @@
+"""`drrag index`, `drrag search`, `drrag status`."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from drrag_cli.cli.common import (
+    ConfigOpt,
+    IndexOpt,
+    JsonOpt,
+    print_json,
+    settings_for,
+    stderr_console,
+)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("index", epilog=INDEX_EXAMPLES)(index)
+    app.command("search", epilog=SEARCH_EXAMPLES)(search)
+    app.command("status", epilog="Example: drrag status --json")(status)
+
+
+INDEX_EXAMPLES = (
+    "Examples: drrag index ~/notes ~/papers  |  drrag index  (re-sync the folders indexed before)"
+    "  |  drrag index corpus.jsonl --index /tmp/ix --json  |  drrag index --rebuild notes/"
+)
+SEARCH_EXAMPLES = (
+    'Examples: drrag search "who leads project heron"  |  drrag search "error 42" --mode bm25 -k 10'
+    '  |  drrag search "budget" --json | jq ".results[0].source"'
+)
+
+
+class _RichProgress:
+    """Rich progress bar on stderr; silent when stderr is not a terminal."""
+
+    def __init__(self) -> None:
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TaskProgressColumn,
+            TextColumn,
+            TimeElapsedColumn,
+            TimeRemainingColumn,
+        )
+
+        self.progress = Progress(
+            TextColumn("{task.description:<20}"), BarColumn(), MofNCompleteColumn(),
+            TaskProgressColumn(), TextColumn("{task.fields[rate]}"), TimeElapsedColumn(),
+            TimeRemainingColumn(), console=stderr_console(), transient=False,
+        )
+        self.task = None
+
+    def __enter__(self) -> _RichProgress:
+        self.progress.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.progress.stop()
+
+    def phase(self, name: str, total: int | None) -> None:
+        if self.task is not None:
+            self.progress.update(self.task, completed=self.progress.tasks[-1].total or 0)
+        self.task = self.progress.add_task(name, total=total, rate="")
+
+    def advance(self, n: int = 1) -> None:
+        self.progress.advance(self.task, n)
+        task = self.progress.tasks[-1]
+        if task.description.startswith("embedding") and task.elapsed:
+            self.progress.update(self.task, rate=f"{task.completed / task.elapsed:.0f}/s")
+
+
+def index(
+    paths: Annotated[
+        list[str] | None, typer.Argument(help="Files or folders to index (default: the ones indexed before).")
+    ] = None,
+    index: IndexOpt = None,
+    config: ConfigOpt = None,
+    rebuild: Annotated[
+        bool, typer.Option("--rebuild", help="Start a fresh index (e.g. after changing the embedding model).")
+    ] = False,
+    chunk_words: Annotated[int | None, typer.Option("--chunk-words", help="Target passage length in words.")] = None,
+    json_out: JsonOpt = False,
+    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="List skipped files and decoding notes.")] = False,
+) -> None:
+    """Ingest files and folders into an incremental, crash-safe hybrid index.
+
+    Unchanged files are skipped by content hash, changed ones replaced, deleted ones pruned.
+    Formats: .md .markdown .txt .rst .html .htm .pdf, and .json/.jsonl record corpora
+    ({id?, title, text} per record). A killed run leaves the previous index usable.
+    """
+    from drrag_cli.index.api import Index
+
+    settings = settings_for(config, index, index__chunk_words=chunk_words)
+    err = stderr_console()
+    if json_out or not err.is_terminal:
+        report = Index.build(paths or [], settings, rebuild=rebuild)
+    else:
+        with _RichProgress() as bar:
+            report = Index.build(paths or [], settings, rebuild=rebuild, progress=bar)
+    if json_out:
+        print_json(report.to_json())
+        return
+    f = report.to_json()["files"]
+    err.print(
+        f"indexed {report.index}: {f['added']} added, {f['updated']} updated, "
+        f"{f['unchanged']} unchanged, {f['removed']} removed, {f['skipped']} skipped; "
+        f"{report.passages_embedded} passages embedded, {report.passages_total} total "
+        f"in {report.seconds:.1f}s" + ("" if report.published else " (nothing changed)"),
+        highlight=False,
+    )
+    if verbose:
+        for path, why in sorted(report.skipped_files.items()):
+            err.print(f"  skipped {path}: {why}", highlight=False)
+        for path, note in sorted(report.notes.items()):
+            err.print(f"  note {path}: {note}", highlight=False)
+    elif report.skipped_files:
+        err.print(f"  ({len(report.skipped_files)} files skipped; --verbose lists them)", highlight=False)
+
+
+def search(
+    query: Annotated[str, typer.Argument(help="What to look for (any text is safe).")],
+    mode: Annotated[str | None, typer.Option("--mode", "-m", help="hybrid | bm25 | dense")] = None,
+    k: Annotated[int | None, typer.Option("-k", help="How many passages.")] = None,
+    index: IndexOpt = None,
+    config: ConfigOpt = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Retrieve passages for a query, no LLM: hybrid (BM25 + dense, fused by RRF), bm25 or dense."""
+    from drrag_cli.index.api import Index
+
+    settings = settings_for(config, index, search__mode=mode, search__k=k)
+    idx = Index.open(settings)
+    hits = idx.search(query, mode=settings.search.mode, k=settings.search.k)
+    if json_out:
+        print_json({
+            "query": query,
+            "mode": settings.search.mode,
+            "results": [
+                {
+                    "rank": h.rank, "score": round(h.score, 6), "passage_id": h.passage.passage_id,
+                    "title": h.passage.title, "source": h.passage.source,
+                    "lines": [h.passage.line_start, h.passage.line_end] if h.passage.line_start else None,
+                    "page": h.passage.page, "text": h.passage.text,
+                }
+                for h in hits
+            ],
+        })
+        return
+    from drrag_cli.cli.render import print_hits
+
+    print_hits(hits, query, settings.search.mode)
+
+
+def status(index: IndexOpt = None, config: ConfigOpt = None, json_out: JsonOpt = False) -> None:
+    """Show what is indexed: files, passages, size on disk, embedding model, last update."""
+    from drrag_cli.index.api import Index
+
+    info = Index.open(settings_for(config, index)).status()
+    if json_out:
+        print_json(info)
+        return
+    from drrag_cli.cli.render import print_status
+
+    print_status(info)

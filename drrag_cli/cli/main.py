@@ -1,0 +1,94 @@
+"""Entry point: the typer app, global flags, and the one place errors become exit codes.
+
+Exit codes: 0 ok, 1 user error (bad input, missing index, bad config), 2 internal error.
+User errors print one line on stderr; tracebacks only with --debug.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import typer
+
+from drrag_cli import __version__
+from drrag_cli.cli.common import State
+
+HELP = """Offline multi-hop question answering over your own files with DR-RAG.
+
+Examples:
+
+  drrag index ~/notes                      # build or update ./.drrag incrementally
+
+  drrag search "project heron lead" -k 3   # retrieval only (hybrid BM25 + dense)
+
+  drrag status --json
+"""
+
+app = typer.Typer(
+    name="drrag", help=HELP, no_args_is_help=True, add_completion=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
+    pretty_exceptions_enable=False,
+)
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"drrag {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    debug: bool = typer.Option(False, "--debug", help="Show tracebacks for errors."),
+    version: bool = typer.Option(False, "--version", callback=_version, is_eager=True, help="Show the version."),
+) -> None:
+    State.debug = debug or os.environ.get("DRRAG_DEBUG") == "1"
+
+
+def _register() -> None:
+    from drrag_cli.cli import index_cmds
+
+    index_cmds.register(app)
+
+
+_register()
+
+
+def main(argv: list[str] | None = None) -> int:
+    import click
+
+    from drrag_cli.errors import DrragError
+
+    args = sys.argv[1:] if argv is None else argv
+    State.debug = "--debug" in args or os.environ.get("DRRAG_DEBUG") == "1"
+    try:
+        app(args=args, prog_name="drrag", standalone_mode=False)
+        return 0
+    except DrragError as err:
+        if State.debug:
+            raise
+        print(f"drrag: error: {err}", file=sys.stderr)
+        return err.exit_code
+    except click.exceptions.Exit as ex:
+        return ex.exit_code
+    except click.exceptions.Abort:
+        print("drrag: aborted", file=sys.stderr)
+        return 130
+    except click.ClickException as err:  # usage errors: bad option, missing argument
+        err.show(file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("drrag: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:  # `drrag search ... | head`
+        return 0
+    except Exception as exc:  # noqa: BLE001 - the one place internal errors become exit 2
+        if State.debug:
+            raise
+        print(f"drrag: internal error: {type(exc).__name__}: {exc} (re-run with --debug for details)", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())

@@ -1,0 +1,161 @@
+"""`Index`: the one object the rest of drrag (and Python users) talk to.
+
+    index = Index.open(settings)
+    hits = index.search("who led Project Heron?", mode="hybrid", k=5)
+
+Opening resolves the live generation once; every part (store, BM25, HNSW, embedder)
+loads on first use, so a BM25-only search never imports torch.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from functools import cached_property
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from drrag_cli.config import Settings
+from drrag_cli.errors import IndexMissingError, InputError
+from drrag_cli.index import layout
+from drrag_cli.types import Hit, Passage
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from drrag_cli.index.build import BuildProgress, BuildReport
+
+MODES = ("hybrid", "bm25", "dense")
+
+
+class Index:
+    def __init__(self, root: Path, gen: Path, manifest: dict[str, Any], settings: Settings) -> None:
+        self.root = root
+        self.gen = gen
+        self.manifest = manifest
+        self.settings = settings
+
+    # -- lifecycle -------------------------------------------------------------------
+    @classmethod
+    def open(cls, settings: Settings) -> Index:
+        from drrag_cli.index.build import check_compatible
+
+        root = Path(settings.index.path).expanduser()
+        for _attempt in range(3):  # a build may swap CURRENT between our two reads
+            gen = layout.require_generation(root)
+            try:
+                manifest = layout.read_manifest(gen)
+                break
+            except FileNotFoundError:
+                time.sleep(0.05)
+        else:
+            raise IndexMissingError(f"index at {root} is incomplete; re-run `drrag index PATH`")
+        check_compatible(manifest, settings, root)
+        return cls(root, gen, manifest, settings)
+
+    @staticmethod
+    def build(
+        paths: Sequence[str | Path], settings: Settings, *, rebuild: bool = False,
+        progress: BuildProgress | None = None,
+    ) -> BuildReport:
+        from drrag_cli.index.build import build_index
+
+        return build_index(paths, settings, rebuild=rebuild, progress=progress)
+
+    # -- parts, loaded lazily ----------------------------------------------------------
+    @cached_property
+    def store(self):  # noqa: ANN201
+        from drrag_cli.index.store import PassageStore
+
+        return PassageStore(self.gen / "store.sqlite", readonly=True)
+
+    @cached_property
+    def bm25(self):  # noqa: ANN201
+        from drrag_cli.index.bm25 import BM25Index
+
+        return BM25Index(self.gen / "bm25")
+
+    @cached_property
+    def dense(self):  # noqa: ANN201
+        from drrag_cli.index.dense import DenseIndex
+
+        return DenseIndex(self.gen / "dense.hnsw", int(self.manifest["embedding"]["dim"]))
+
+    @cached_property
+    def embedder(self):  # noqa: ANN201
+        from drrag_cli.index.embedder import get_embedder
+
+        return get_embedder(self.settings.embedding.model, self.settings.embedding.threads)
+
+    # -- retrieval primitives (ids) -------------------------------------------------------
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        return self.embedder.encode(list(texts), batch_size=self.settings.embedding.batch_size)
+
+    def bm25_ranked(self, text: str, n: int) -> list[tuple[int, float]]:
+        return self.bm25.search(text, n)
+
+    def dense_ranked(self, vec: np.ndarray, n: int) -> list[tuple[int, float]]:
+        return self.dense.search(vec, n)
+
+    def hybrid_ranked(
+        self, text: str, n: int, vec: np.ndarray | None = None
+    ) -> list[tuple[int, float]]:
+        from drrag_cli.retrieve.fusion import rrf
+
+        depth = max(n, self.settings.search.candidates)
+        if vec is None:
+            vec = self.embed([text])[0]
+        lexical = [pid for pid, _s in self.bm25_ranked(text, depth)]
+        semantic = [pid for pid, _s in self.dense_ranked(vec, depth)]
+        return rrf([lexical, semantic], k=self.settings.search.rrf_k)[:n]
+
+    def ranked(self, text: str, mode: str, n: int, vec: np.ndarray | None = None) -> list[tuple[int, float]]:
+        if mode == "bm25":
+            return self.bm25_ranked(text, n)
+        if mode == "dense":
+            return self.dense_ranked(self.embed([text])[0] if vec is None else vec, n)
+        if mode == "hybrid":
+            return self.hybrid_ranked(text, n, vec)
+        raise InputError(f"unknown search mode {mode!r} (choose one of: {', '.join(MODES)})")
+
+    def vectors(self, ids: Sequence[int]) -> np.ndarray:
+        """Stored (normalised) embeddings of passages, from the HNSW index."""
+        import numpy as np
+
+        if not ids:
+            return np.zeros((0, int(self.manifest["embedding"]["dim"])), dtype=np.float32)
+        return np.asarray(self.dense.index.get_items(list(ids)), dtype=np.float32)
+
+    def passages(self, ids: Sequence[int]) -> dict[int, Passage]:
+        return self.store.get(ids)
+
+    # -- what `drrag search` does ------------------------------------------------------
+    def search(self, query: str, mode: str = "hybrid", k: int = 5) -> list[Hit]:
+        if k <= 0:
+            raise InputError(f"-k must be at least 1 (got {k})")
+        ranked = self.ranked(query, mode, k)
+        found = self.passages([pid for pid, _s in ranked])
+        return [
+            Hit(passage=found[pid], score=score, rank=i, scores={mode: score})
+            for i, (pid, score) in enumerate(((p, s) for p, s in ranked if p in found), start=1)
+        ]
+
+    def status(self) -> dict[str, Any]:
+        size = sum(f.stat().st_size for f in self.gen.rglob("*") if f.is_file())
+        cache = self.root / "vectors.sqlite"
+        size += cache.stat().st_size if cache.exists() else 0
+        counts = self.store.counts()
+        return {
+            "index": str(self.root),
+            "generation": self.gen.name,
+            "files": counts["files"],
+            "documents": counts["documents"],
+            "passages": counts["passages"],
+            "size_bytes": size,
+            "embedding_model": self.manifest["embedding"]["model_id"],
+            "embedding_dim": self.manifest["embedding"]["dim"],
+            "chunk_words": self.manifest["chunking"]["chunk_words"],
+            "roots": self.manifest.get("roots", []),
+            "created_at": self.manifest.get("created_at"),
+            "updated_at": self.manifest.get("updated_at"),
+        }

@@ -1,0 +1,62 @@
+"""BM25 over title + text with tantivy (English stemming).
+
+User text never reaches tantivy's query grammar as-is: the query is reduced to its
+lowercase alphanumeric terms (the same cut tantivy's tokenizer makes), so quotes, colons,
+parentheses, URLs, `AND`/`OR`/`NOT` and the empty string are all plain words or nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+TITLE_BOOST = 2.0
+_TERM = re.compile(r"[^\W_]+")
+MAX_TERMS = 256  # a pasted document as a query (QDC's q*) stays cheap
+
+
+def query_terms(text: str) -> list[str]:
+    """Lowercase alphanumeric terms; operators become ordinary words once lowercased."""
+    return [t for t in _TERM.findall(text.lower()) if len(t) <= 40][:MAX_TERMS]
+
+
+def _schema():  # noqa: ANN202
+    import tantivy
+
+    builder = tantivy.SchemaBuilder()
+    builder.add_integer_field("pid", stored=True, indexed=True)
+    builder.add_text_field("title", stored=False, tokenizer_name="en_stem")
+    builder.add_text_field("text", stored=False, tokenizer_name="en_stem")
+    return builder.build()
+
+
+def build_bm25(path: Path, rows: list[tuple[int, str, str, str]]) -> None:
+    """Write a fresh tantivy index at `path` from (id, title, text, hash) rows."""
+    import tantivy
+
+    path.mkdir(parents=True, exist_ok=True)
+    index = tantivy.Index(_schema(), path=str(path))
+    writer = index.writer(heap_size=128_000_000, num_threads=1)
+    for pid, title, text, _hash in rows:
+        writer.add_document(tantivy.Document(pid=pid, title=title, text=text))
+    writer.commit()
+    writer.wait_merging_threads()
+
+
+class BM25Index:
+    def __init__(self, path: Path) -> None:
+        import tantivy
+
+        self.index = tantivy.Index.open(str(path))
+        self.searcher = self.index.searcher()
+
+    def search(self, text: str, n: int) -> list[tuple[int, float]]:
+        """(passage id, BM25 score), best first; [] when the text has no terms."""
+        terms = query_terms(text)
+        if not terms or n <= 0:
+            return []
+        query = self.index.parse_query(
+            " ".join(terms), ["title", "text"], field_boosts={"title": TITLE_BOOST}
+        )
+        hits = self.searcher.search(query, n).hits
+        return [(int(self.searcher.doc(addr)["pid"][0]), float(score)) for score, addr in hits]

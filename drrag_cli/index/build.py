@@ -1,0 +1,301 @@
+"""`drrag index`: incremental, crash-safe build of a new index generation.
+
+Files are compared to the live generation by SHA-256 of their bytes: unchanged files are
+skipped, changed ones replaced, vanished ones pruned. Only passages whose text has no
+vector in the embedding cache are embedded (the expensive part, ~35 passages/s on 2
+cores); BM25 and HNSW are then rebuilt from the store in seconds and the generation is
+published atomically (see layout.py). Nothing changed → nothing written.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import shutil
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+from drrag_cli.config import Settings
+from drrag_cli.errors import IndexMismatchError, InputError
+from drrag_cli.index import layout
+from drrag_cli.index.embedder import Embedder, passage_embed_text
+from drrag_cli.ingest.walk import walk
+
+EMBED_CHUNK = 256  # passages per cache commit: a kill loses at most this much work
+
+
+class BuildProgress(Protocol):
+    def phase(self, name: str, total: int | None) -> None: ...
+    def advance(self, n: int = 1) -> None: ...
+
+
+class _Silent:
+    def phase(self, name: str, total: int | None) -> None:
+        pass
+
+    def advance(self, n: int = 1) -> None:
+        pass
+
+
+@dataclass
+class BuildReport:
+    added: int = 0
+    updated: int = 0
+    unchanged: int = 0
+    removed: int = 0
+    skipped: int = 0
+    passages_embedded: int = 0
+    passages_total: int = 0
+    seconds: float = 0.0
+    published: bool = False
+    index: str = ""
+    skipped_files: dict[str, str] = field(default_factory=dict)
+    notes: dict[str, str] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "files": {
+                "added": self.added, "updated": self.updated, "unchanged": self.unchanged,
+                "removed": self.removed, "skipped": self.skipped,
+            },
+            "passages_embedded": self.passages_embedded,
+            "passages_total": self.passages_total,
+            "seconds": round(self.seconds, 3),
+            "index": self.index,
+            "published": self.published,
+            "skipped_files": self.skipped_files,
+            "notes": self.notes,
+        }
+
+
+def embedding_fingerprint(settings: Settings, embedder: Embedder) -> dict[str, Any]:
+    return {"model": settings.embedding.model, "model_id": embedder.model_id, "dim": embedder.dim}
+
+
+def chunking_fingerprint(settings: Settings) -> dict[str, Any]:
+    return {"chunk_words": settings.index.chunk_words, "splitter": "spacy-sentencizer"}
+
+
+def check_compatible(manifest: dict[str, Any], settings: Settings, root: Path) -> None:
+    """Refuse to mix embeddings or chunkings: one clear error suggesting --rebuild."""
+    emb = manifest.get("embedding", {})
+    chunk = manifest.get("chunking", {})
+    if manifest.get("format_version") != layout.FORMAT_VERSION:
+        raise IndexMismatchError(
+            f"index at {root} has format {manifest.get('format_version')}, this drrag reads "
+            f"{layout.FORMAT_VERSION}; rebuild it with `drrag index --rebuild PATH...`"
+        )
+    if emb.get("model") != settings.embedding.model:
+        raise IndexMismatchError(
+            f"index at {root} was built with embedding model {emb.get('model')!r} "
+            f"(dim {emb.get('dim')}), settings ask for {settings.embedding.model!r}; "
+            "re-run `drrag index --rebuild PATH...` or set embedding.model back"
+        )
+    if chunk.get("chunk_words") != settings.index.chunk_words:
+        raise IndexMismatchError(
+            f"index at {root} was chunked with chunk_words={chunk.get('chunk_words')}, settings "
+            f"say {settings.index.chunk_words}; re-run `drrag index --rebuild PATH...`"
+        )
+
+
+def build_index(
+    paths: Sequence[str | Path],
+    settings: Settings,
+    *,
+    rebuild: bool = False,
+    progress: BuildProgress | None = None,
+) -> BuildReport:
+    from drrag_cli.index.store import PassageStore
+
+    progress = progress or _Silent()
+    started = time.perf_counter()
+    root = Path(settings.index.path).expanduser()
+    report = BuildReport(index=str(root))
+    with layout.writer_lock(root):
+        layout.prune_generations(root, keep=set())  # stale .tmp from a killed run
+        old_gen = layout.current_generation(root)
+        old_manifest = layout.read_manifest(old_gen) if old_gen else None
+        if old_manifest and not rebuild:
+            check_compatible(old_manifest, settings, root)
+        if not paths:
+            paths = (old_manifest or {}).get("roots", [])
+            if not paths:
+                raise InputError("nothing to index: give one or more PATHs (files or folders)")
+        walked = walk(paths, settings.index.exclude)
+        report.skipped_files.update(walked.skipped)
+        report.skipped += len(walked.skipped)
+        old_store = PassageStore(old_gen / "store.sqlite", readonly=True) if old_gen and not rebuild else None
+        old_files = old_store.files() if old_store else {}
+        if old_store:
+            old_store.close()
+
+        changes = _scan(walked.files, old_files, settings, report, progress)
+        roots = sorted({str(r) for r in walked.roots} | set((old_manifest or {}).get("roots", [])))
+        gone = _vanished(old_files, walked, changes)
+        report.removed = len(gone)
+        nothing_new = not changes.new and not gone and not rebuild
+        if old_gen and nothing_new and roots == (old_manifest or {}).get("roots"):
+            report.passages_total = old_manifest["counts"]["passages"]
+            report.seconds = time.perf_counter() - started
+            return report
+
+        staging = root / (layout.next_generation_name(root) + ".tmp")
+        staging.mkdir(parents=True)
+        if old_gen and not rebuild:
+            shutil.copy2(old_gen / "store.sqlite", staging / "store.sqlite")
+        store = PassageStore(staging / "store.sqlite")
+        for file in gone + [f for f in changes.new if f in old_files]:
+            store.remove_file(file)
+        now = time.time()
+        for file, (sha, size, mtime, notes, docs) in changes.new.items():
+            store.add_file(file, sha, size, mtime, notes, docs, now)
+        for file, (size, mtime) in changes.touched.items():
+            store.touch_file(file, size, mtime)
+        store.commit()
+        rows = store.all_passages()
+        counts = store.counts()
+        store.close()
+        if not rows:
+            shutil.rmtree(staging, ignore_errors=True)
+            where = ", ".join(str(p) for p in paths)
+            raise InputError(
+                f"no indexable text found in {where} ({report.skipped} files skipped; "
+                "supported: .md .markdown .txt .rst .html .htm .pdf .json .jsonl; --verbose lists skips)"
+            )
+
+        embedder = Embedder(settings.embedding.model, settings.embedding.threads)
+        report.passages_embedded = _embed_missing(root, embedder, rows, settings, progress)
+        _write_indexes(root, staging, embedder, rows, progress)
+        manifest = {
+            "format_version": layout.FORMAT_VERSION,
+            "embedding": embedding_fingerprint(settings, embedder),
+            "chunking": chunking_fingerprint(settings),
+            "counts": counts,
+            "roots": roots,
+            "created_at": (old_manifest or {}).get("created_at", now) if not rebuild else now,
+            "updated_at": now,
+        }
+        layout.publish(root, staging, manifest)
+        report.published = True
+        report.passages_total = counts["passages"]
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+@dataclass
+class _Changes:
+    # file -> (sha, size, mtime, notes, [(source, title, [(passage, content_hash)])])
+    new: dict[str, tuple] = field(default_factory=dict)
+    touched: dict[str, tuple[int, float]] = field(default_factory=dict)
+    seen: set[str] = field(default_factory=set)
+
+
+def _scan(files, old_files, settings: Settings, report: BuildReport, progress) -> _Changes:  # noqa: ANN001
+    from drrag_cli.index.vectors import content_hash
+    from drrag_cli.ingest.chunking import chunk_document
+    from drrag_cli.ingest.loaders import SkipFile, load_bytes
+
+    changes = _Changes()
+    limit = int(settings.index.max_file_mb * 1024 * 1024)
+    progress.phase("reading files", len(files))
+    for path in files:
+        progress.advance()
+        key = str(path)
+        try:
+            st = path.stat()
+            if st.st_size > limit:
+                raise SkipFile(f"larger than index.max_file_mb ({settings.index.max_file_mb:g} MB)")
+            data = path.read_bytes()
+        except SkipFile as exc:
+            report.skipped += 1
+            report.skipped_files[key] = str(exc)
+            continue
+        except OSError as exc:
+            report.skipped += 1
+            report.skipped_files[key] = f"unreadable ({exc.strerror or exc})"
+            continue
+        sha = hashlib.sha256(data).hexdigest()
+        old = old_files.get(key)
+        if old and old[0] == sha:
+            changes.seen.add(key)
+            report.unchanged += 1
+            if (old[1], old[2]) != (st.st_size, st.st_mtime):
+                changes.touched[key] = (st.st_size, st.st_mtime)
+            continue
+        try:
+            loaded = load_bytes(path, data)
+        except SkipFile as exc:
+            report.skipped += 1
+            report.skipped_files[key] = str(exc)
+            continue
+        docs = []
+        for doc in loaded.documents:
+            passages = chunk_document(doc, settings.index.chunk_words)
+            hashed = [(p, content_hash(passage_embed_text(p.title, p.text))) for p in passages]
+            docs.append((doc.source, doc.title, hashed))
+        notes = "; ".join(loaded.notes)
+        if notes:
+            report.notes[key] = notes
+        changes.new[key] = (sha, st.st_size, st.st_mtime, notes, docs)
+        changes.seen.add(key)
+        if old:
+            report.updated += 1
+        else:
+            report.added += 1
+    return changes
+
+
+def _vanished(old_files: dict, walked, changes: _Changes) -> list[str]:  # noqa: ANN001
+    """Stored files that no longer exist, or that a walked root no longer yields."""
+    gone = []
+    for file in old_files:
+        if file in changes.seen:
+            continue
+        path = Path(file)
+        under_root = any(path == r or r in path.parents for r in walked.roots)
+        if under_root or not path.exists():
+            gone.append(file)
+    return sorted(gone)
+
+
+def _embed_missing(root: Path, embedder: Embedder, rows, settings: Settings, progress) -> int:  # noqa: ANN001
+    from drrag_cli.index.vectors import VectorCache
+
+    cache = VectorCache(root / "vectors.sqlite", embedder.model_id, embedder.dim)
+    try:
+        missing = cache.missing(h for _id, _t, _x, h in rows)
+        todo: dict[str, str] = {}
+        for _pid, title, text, h in rows:
+            if h in missing and h not in todo:
+                todo[h] = passage_embed_text(title, text)
+        progress.phase("embedding passages", len(todo))
+        items = list(todo.items())
+        for start in range(0, len(items), EMBED_CHUNK):
+            chunk = items[start : start + EMBED_CHUNK]
+            vecs = embedder.encode([t for _h, t in chunk], batch_size=settings.embedding.batch_size)
+            cache.put([h for h, _t in chunk], vecs)
+            progress.advance(len(chunk))
+        return len(todo)
+    finally:
+        cache.close()
+
+
+def _write_indexes(root: Path, staging: Path, embedder: Embedder, rows, progress) -> None:  # noqa: ANN001
+    import numpy as np
+
+    from drrag_cli.index.bm25 import build_bm25
+    from drrag_cli.index.dense import build_dense
+    from drrag_cli.index.vectors import VectorCache
+
+    progress.phase("writing indexes", None)
+    build_bm25(staging / "bm25", rows)
+    cache = VectorCache(root / "vectors.sqlite", embedder.model_id, embedder.dim)
+    try:
+        hashes = [h for _id, _t, _x, h in rows]
+        vecs = cache.get_many(hashes)
+        build_dense(staging / "dense.hnsw", np.array([r[0] for r in rows], dtype=np.int64), vecs)
+        cache.prune(set(hashes))
+    finally:
+        cache.close()

@@ -1,0 +1,154 @@
+"""SQLite store of documents and passages (one per generation, immutable once published).
+
+Passage ids are SQLite rowids; they survive re-indexing for unchanged files because a
+new generation starts as a copy of the previous store. The BM25 and HNSW indexes use the
+same ids, so a hit from either maps straight back to its passage here.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+from drrag_cli.types import Passage
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS documents (
+    id INTEGER PRIMARY KEY,
+    source TEXT NOT NULL,          -- file path, or file#record for record corpora
+    file TEXT NOT NULL,            -- the file it came from (unit of change detection)
+    title TEXT NOT NULL,
+    sha256 TEXT NOT NULL,          -- of the file's bytes
+    size INTEGER NOT NULL,
+    mtime REAL NOT NULL,
+    indexed_at REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS documents_file ON documents(file);
+CREATE TABLE IF NOT EXISTS passages (
+    id INTEGER PRIMARY KEY,
+    document_id INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+    ordinal INTEGER NOT NULL,
+    title TEXT NOT NULL,
+    text TEXT NOT NULL,
+    char_start INTEGER NOT NULL,
+    char_end INTEGER NOT NULL,
+    line_start INTEGER,
+    line_end INTEGER,
+    page INTEGER,
+    content_hash TEXT NOT NULL     -- key into the embedding cache
+);
+CREATE INDEX IF NOT EXISTS passages_document ON passages(document_id);
+CREATE TABLE IF NOT EXISTS files (
+    file TEXT PRIMARY KEY,         -- every indexed file, with the hash that was indexed
+    sha256 TEXT NOT NULL,
+    size INTEGER NOT NULL,
+    mtime REAL NOT NULL,
+    notes TEXT NOT NULL DEFAULT ''
+);
+"""
+
+_PASSAGE_COLUMNS = (
+    "p.id, d.source, p.title, p.text, p.ordinal, p.char_start, p.char_end, "
+    "p.line_start, p.line_end, p.page"
+)
+
+
+def _row_to_passage(row: Sequence) -> Passage:
+    pid, source, title, text, ordinal, c0, c1, l0, l1, page = row
+    return Passage(
+        source=source, title=title, text=text, ordinal=ordinal, char_start=c0, char_end=c1,
+        line_start=l0, line_end=l1, page=page, passage_id=pid,
+    )
+
+
+class PassageStore:
+    def __init__(self, path: Path, readonly: bool = False) -> None:
+        self.path = path
+        if readonly:
+            # immutable=1: a published generation never changes, so skip all locking.
+            uri = f"file:{path}?mode=ro&immutable=1"
+            self.conn = sqlite3.connect(uri, uri=True, check_same_thread=False)
+        else:
+            self.conn = sqlite3.connect(path)
+            self.conn.execute("PRAGMA foreign_keys = ON")
+            self.conn.executescript(SCHEMA)
+
+    def close(self) -> None:
+        self.conn.close()
+
+    # -- reading ---------------------------------------------------------------------
+    def files(self) -> dict[str, tuple[str, int, float]]:
+        rows = self.conn.execute("SELECT file, sha256, size, mtime FROM files")
+        return {f: (sha, size, mtime) for f, sha, size, mtime in rows}
+
+    def get(self, ids: Iterable[int]) -> dict[int, Passage]:
+        ids = list(ids)
+        out: dict[int, Passage] = {}
+        for start in range(0, len(ids), 500):
+            chunk = ids[start : start + 500]
+            marks = ",".join("?" * len(chunk))
+            sql = (
+                f"SELECT {_PASSAGE_COLUMNS} FROM passages p JOIN documents d "
+                f"ON d.id = p.document_id WHERE p.id IN ({marks})"
+            )
+            for row in self.conn.execute(sql, chunk):
+                out[row[0]] = _row_to_passage(row)
+        return out
+
+    def all_passages(self) -> list[tuple[int, str, str, str]]:
+        """(id, title, text, content_hash) of every passage, in id order."""
+        return list(
+            self.conn.execute("SELECT id, title, text, content_hash FROM passages ORDER BY id")
+        )
+
+    def counts(self) -> dict[str, int]:
+        one = self.conn.execute
+        return {
+            "files": one("SELECT COUNT(*) FROM files").fetchone()[0],
+            "documents": one("SELECT COUNT(*) FROM documents").fetchone()[0],
+            "passages": one("SELECT COUNT(*) FROM passages").fetchone()[0],
+        }
+
+    # -- writing (staging generations only) --------------------------------------------
+    def remove_file(self, file: str) -> None:
+        self.conn.execute(
+            "DELETE FROM passages WHERE document_id IN (SELECT id FROM documents WHERE file = ?)",
+            (file,),
+        )
+        self.conn.execute("DELETE FROM documents WHERE file = ?", (file,))
+        self.conn.execute("DELETE FROM files WHERE file = ?", (file,))
+
+    def add_file(
+        self, file: str, sha256: str, size: int, mtime: float, notes: str,
+        documents: list[tuple[str, str, list[tuple[Passage, str]]]], now: float,
+    ) -> list[int]:
+        """Insert a file's documents [(source, title, [(passage, content_hash)])]; returns new passage ids."""
+        self.conn.execute(
+            "INSERT OR REPLACE INTO files(file, sha256, size, mtime, notes) VALUES (?,?,?,?,?)",
+            (file, sha256, size, mtime, notes),
+        )
+        new_ids: list[int] = []
+        for source, title, passages in documents:
+            cur = self.conn.execute(
+                "INSERT INTO documents(source, file, title, sha256, size, mtime, indexed_at) "
+                "VALUES (?,?,?,?,?,?,?)",
+                (source, file, title, sha256, size, mtime, now),
+            )
+            doc_id = cur.lastrowid
+            for p, content_hash in passages:
+                cur = self.conn.execute(
+                    "INSERT INTO passages(document_id, ordinal, title, text, char_start, char_end, "
+                    "line_start, line_end, page, content_hash) VALUES (?,?,?,?,?,?,?,?,?,?)",
+                    (doc_id, p.ordinal, p.title, p.text, p.char_start, p.char_end,
+                     p.line_start, p.line_end, p.page, content_hash),
+                )
+                new_ids.append(int(cur.lastrowid))
+        return new_ids
+
+    def touch_file(self, file: str, size: int, mtime: float) -> None:
+        """Same content, new mtime (e.g. `touch`): remember it so the next run skips hashing."""
+        self.conn.execute("UPDATE files SET size = ?, mtime = ? WHERE file = ?", (size, mtime, file))
+
+    def commit(self) -> None:
+        self.conn.commit()

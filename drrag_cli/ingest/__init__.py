@@ -1,0 +1,1 @@
+"""Ingest stage: find files, extract text per format, split into passages."""

@@ -1,0 +1,105 @@
+"""Sentence-aware chunking: passages of about `chunk_words` words.
+
+Sentences come from spaCy's rule-based ``sentencizer`` on a blank English pipeline (no
+model download). Text is first cut at blank lines (paragraphs), then sentences are packed
+greedily into passages; a passage never splits a sentence unless that sentence alone is
+far longer than the target (tables, walls of text), and a Markdown heading starts a new
+passage once the current one is reasonably full. Each passage keeps its exact character
+span, so line numbers and PDF pages for citations are computed, not guessed.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Iterator
+from functools import lru_cache
+
+from drrag_cli.types import Document, Passage
+
+_PARA = re.compile(r"\n[ \t]*\n")
+_WORD = re.compile(r"\S+")
+
+
+@lru_cache(maxsize=1)
+def _nlp():  # noqa: ANN202 - spacy.Language, imported lazily
+    import spacy
+
+    nlp = spacy.blank("en")
+    nlp.add_pipe("sentencizer")
+    nlp.max_length = 5_000_000
+    return nlp
+
+
+def paragraph_spans(text: str) -> list[tuple[int, int]]:
+    spans, start = [], 0
+    for m in _PARA.finditer(text):
+        if text[start : m.start()].strip():
+            spans.append((start, m.start()))
+        start = m.end()
+    if text[start:].strip():
+        spans.append((start, len(text)))
+    return spans
+
+
+def sentence_spans(text: str) -> list[tuple[int, int]]:
+    """Character spans of the sentences of `text`, paragraph breaks always respected."""
+    paras = paragraph_spans(text)
+    out: list[tuple[int, int]] = []
+    for (p0, _p1), doc in zip(paras, _nlp().pipe(text[a:b] for a, b in paras), strict=True):
+        for sent in doc.sents:
+            a, b = p0 + sent.start_char, p0 + sent.end_char
+            while a < b and text[a].isspace():
+                a += 1
+            while b > a and text[b - 1].isspace():
+                b -= 1
+            if a < b:
+                out.append((a, b))
+    return out
+
+
+def _split_long(text: str, start: int, end: int, limit: int) -> Iterator[tuple[int, int]]:
+    words = list(_WORD.finditer(text, start, end))
+    for i in range(0, len(words), limit):
+        group = words[i : i + limit]
+        yield group[0].start(), group[-1].end()
+
+
+def chunk_document(doc: Document, chunk_words: int = 100) -> list[Passage]:
+    text = doc.text
+    pieces: list[tuple[int, int, int]] = []  # (start, end, words)
+    for s0, s1 in sentence_spans(text):
+        n = len(_WORD.findall(text, s0, s1))
+        if n > 2 * chunk_words:
+            for a, b in _split_long(text, s0, s1, chunk_words):
+                pieces.append((a, b, len(_WORD.findall(text, a, b))))
+        else:
+            pieces.append((s0, s1, n))
+    groups: list[tuple[int, int]] = []
+    cur_start, cur_end, cur_words = -1, -1, 0
+    for s0, s1, n in pieces:
+        heading = text.startswith("#", s0)
+        full = cur_words >= chunk_words or (cur_words + n > chunk_words * 1.5 and cur_words > 0)
+        if cur_start >= 0 and (full or (heading and cur_words >= chunk_words // 3)):
+            groups.append((cur_start, cur_end))
+            cur_start, cur_words = -1, 0
+        if cur_start < 0:
+            cur_start = s0
+        cur_end, cur_words = s1, cur_words + n
+    if cur_start >= 0:
+        groups.append((cur_start, cur_end))
+    return [_passage(doc, i, a, b) for i, (a, b) in enumerate(groups)]
+
+
+def _passage(doc: Document, ordinal: int, start: int, end: int) -> Passage:
+    text = " ".join(doc.text[start:end].split())
+    line_start = line_end = page = None
+    if doc.first_line is not None:
+        line_start = doc.first_line + doc.text.count("\n", 0, start)
+        line_end = line_start + doc.text.count("\n", start, end)
+    if doc.page_starts:
+        page = bisect.bisect_right(doc.page_starts, start)
+    return Passage(
+        source=doc.source, title=doc.title, text=text, ordinal=ordinal,
+        char_start=start, char_end=end, line_start=line_start, line_end=line_end, page=page,
+    )

@@ -1,0 +1,90 @@
+"""Find the files to index under the user's paths.
+
+Never hangs or crashes on a hostile tree: directory symlink loops are cut by (device,
+inode), unreadable entries are reported and skipped, hidden folders are excluded by the
+default ``exclude`` globs.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from drrag_cli.errors import InputError
+
+TEXT_EXTENSIONS = {".md", ".markdown", ".txt", ".rst", ".html", ".htm", ".pdf", ".json", ".jsonl"}
+
+
+@dataclass
+class WalkResult:
+    files: list[Path] = field(default_factory=list)  # absolute, resolved, sorted, unique
+    skipped: dict[str, str] = field(default_factory=dict)  # path -> reason
+    # Roots that were walked: stored files under them that are no longer found get pruned.
+    roots: list[Path] = field(default_factory=list)
+
+
+def is_excluded(rel_parts: tuple[str, ...], patterns: Iterable[str]) -> bool:
+    """A pattern without '/' matches any one path component; with '/' the relative path."""
+    rel = "/".join(rel_parts)
+    for pattern in patterns:
+        if "/" in pattern:
+            if fnmatch.fnmatch(rel, pattern):
+                return True
+        elif any(fnmatch.fnmatch(part, pattern) for part in rel_parts):
+            return True
+    return False
+
+
+def walk(paths: Iterable[str | Path], exclude: list[str]) -> WalkResult:
+    result = WalkResult()
+    seen: set[Path] = set()
+    for raw in paths:
+        root = Path(raw).expanduser()
+        if not root.exists():
+            raise InputError(f"path {raw} does not exist (check the spelling, or run from its folder)")
+        root = root.resolve()
+        result.roots.append(root)
+        if root.is_file():
+            _consider(root, result, seen)
+            continue
+        visited: set[tuple[int, int]] = set()
+        for dirpath, dirnames, filenames in os.walk(root, followlinks=True, onerror=None):
+            here = Path(dirpath)
+            try:
+                st = here.stat()
+            except OSError as exc:
+                result.skipped[str(here)] = f"unreadable folder ({exc.strerror})"
+                dirnames[:] = []
+                continue
+            if (st.st_dev, st.st_ino) in visited:  # symlink loop or second path to a folder
+                dirnames[:] = []
+                continue
+            visited.add((st.st_dev, st.st_ino))
+            rel = here.relative_to(root).parts if here != root else ()
+            dirnames[:] = sorted(d for d in dirnames if not is_excluded((*rel, d), exclude))
+            for name in sorted(filenames):
+                if is_excluded((*rel, name), exclude):
+                    continue
+                _consider(here / name, result, seen)
+    result.files.sort()
+    return result
+
+
+def _consider(path: Path, result: WalkResult, seen: set[Path]) -> None:
+    try:
+        real = path.resolve(strict=True)
+        if not real.is_file():
+            return
+    except (OSError, RuntimeError) as exc:  # broken link, link loop, permission
+        result.skipped[str(path)] = f"unreadable ({getattr(exc, 'strerror', None) or exc})"
+        return
+    if real.suffix.lower() not in TEXT_EXTENSIONS:
+        result.skipped[str(path)] = "unsupported file type"
+        return
+    if real in seen:
+        return
+    seen.add(real)
+    result.files.append(real)
