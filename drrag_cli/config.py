@@ -126,8 +126,9 @@ def load_settings(config: str | Path | None = None) -> Settings:
         raise ConfigError(f"cannot read config {path}: {exc}") from exc
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
-        where = f" line {mark.line + 1}" if mark is not None else ""
-        raise ConfigError(f"config {path}{where} is not valid YAML: {exc}") from exc
+        where = f" line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        raise ConfigError(f"config {path}{where} is not valid YAML: {problem}") from exc
     if raw is None:
         raw = {}
     if not isinstance(raw, dict):

@@ -55,13 +55,17 @@ def _register() -> None:
 _register()
 
 
-def main(argv: list[str] | None = None) -> int:
-    import click
+def _click_exception() -> type[Exception]:
+    """Click's base exception, whether typer vendors click (0.29+) or uses it directly."""
+    return next(c for c in typer.BadParameter.__mro__ if c.__name__ == "ClickException")
 
+
+def main(argv: list[str] | None = None) -> int:
     from drrag_cli.errors import DrragError
 
     args = sys.argv[1:] if argv is None else argv
     State.debug = "--debug" in args or os.environ.get("DRRAG_DEBUG") == "1"
+    usage_error = _click_exception()
     try:
         app(args=args, prog_name="drrag", standalone_mode=False)
         return 0
@@ -70,12 +74,12 @@ def main(argv: list[str] | None = None) -> int:
             raise
         print(f"drrag: error: {err}", file=sys.stderr)
         return err.exit_code
-    except click.exceptions.Exit as ex:
+    except typer.Exit as ex:
         return ex.exit_code
-    except click.exceptions.Abort:
+    except typer.Abort:
         print("drrag: aborted", file=sys.stderr)
         return 130
-    except click.ClickException as err:  # usage errors: bad option, missing argument
+    except usage_error as err:  # bad option, missing argument, unknown command
         err.show(file=sys.stderr)
         return 1
     except KeyboardInterrupt:
@@ -86,7 +90,9 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as exc:  # noqa: BLE001 - the one place internal errors become exit 2
         if State.debug:
             raise
-        print(f"drrag: internal error: {type(exc).__name__}: {exc} (re-run with --debug for details)", file=sys.stderr)
+        print(
+            f"drrag: internal error: {type(exc).__name__}: {exc} (re-run with --debug for details)", file=sys.stderr
+        )
         return 2
 
 

@@ -3,8 +3,9 @@
 Sentences come from spaCy's rule-based ``sentencizer`` on a blank English pipeline (no
 model download). Text is first cut at blank lines (paragraphs), then sentences are packed
 greedily into passages; a passage never splits a sentence unless that sentence alone is
-far longer than the target (tables, walls of text), and a Markdown heading starts a new
-passage once the current one is reasonably full. Each passage keeps its exact character
+far longer than the target (tables, walls of text), never spans two PDF pages (so a
+page citation is exact), and a Markdown heading starts a new passage once the current
+one is reasonably full. Each passage keeps its exact character
 span, so line numbers and PDF pages for citations are computed, not guessed.
 """
 
@@ -77,10 +78,12 @@ def chunk_document(doc: Document, chunk_words: int = 100) -> list[Passage]:
             pieces.append((s0, s1, n))
     groups: list[tuple[int, int]] = []
     cur_start, cur_end, cur_words = -1, -1, 0
+    pages = doc.page_starts or []
     for s0, s1, n in pieces:
         heading = text.startswith("#", s0)
         full = cur_words >= chunk_words or (cur_words + n > chunk_words * 1.5 and cur_words > 0)
-        if cur_start >= 0 and (full or (heading and cur_words >= chunk_words // 3)):
+        new_page = cur_start >= 0 and bisect.bisect_right(pages, s0) != bisect.bisect_right(pages, cur_start)
+        if cur_start >= 0 and (full or new_page or (heading and cur_words >= chunk_words // 3)):
             groups.append((cur_start, cur_end))
             cur_start, cur_words = -1, 0
         if cur_start < 0:

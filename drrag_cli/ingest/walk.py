@@ -38,6 +38,18 @@ def is_excluded(rel_parts: tuple[str, ...], patterns: Iterable[str]) -> bool:
     return False
 
 
+IGNORE_FILE = ".drragignore"
+
+
+def read_ignore_file(root: Path) -> list[str]:
+    """Extra exclude globs from `ROOT/.drragignore`: one per line, `#` comments."""
+    try:
+        lines = (root / IGNORE_FILE).read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return []
+    return [line.strip().rstrip("/") for line in lines if line.strip() and not line.lstrip().startswith("#")]
+
+
 def walk(paths: Iterable[str | Path], exclude: list[str]) -> WalkResult:
     result = WalkResult()
     seen: set[Path] = set()
@@ -50,6 +62,7 @@ def walk(paths: Iterable[str | Path], exclude: list[str]) -> WalkResult:
         if root.is_file():
             _consider(root, result, seen)
             continue
+        patterns = exclude + read_ignore_file(root)
         visited: set[tuple[int, int]] = set()
         for dirpath, dirnames, filenames in os.walk(root, followlinks=True, onerror=None):
             here = Path(dirpath)
@@ -64,9 +77,9 @@ def walk(paths: Iterable[str | Path], exclude: list[str]) -> WalkResult:
                 continue
             visited.add((st.st_dev, st.st_ino))
             rel = here.relative_to(root).parts if here != root else ()
-            dirnames[:] = sorted(d for d in dirnames if not is_excluded((*rel, d), exclude))
+            dirnames[:] = sorted(d for d in dirnames if not is_excluded((*rel, d), patterns))
             for name in sorted(filenames):
-                if is_excluded((*rel, name), exclude):
+                if is_excluded((*rel, name), patterns):
                     continue
                 _consider(here / name, result, seen)
     result.files.sort()

