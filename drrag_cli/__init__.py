@@ -6,6 +6,7 @@ The library is importable on its own; the ``drrag`` command is a thin layer over
     settings = load_settings()
     Index.build(["notes/"], settings)          # ingest, chunk, embed, publish
     hits = Index.open(settings).search("who founded X?", mode="hybrid", k=5)
+    answer = Pipeline(settings).ask("who founded X?")   # DR-RAG + one local LLM call
 
 Heavy modules (torch, sentence-transformers, llama-cpp, spaCy) are imported lazily.
 """
@@ -19,8 +20,9 @@ __version__ = "0.1.0"
 if TYPE_CHECKING:
     from drrag_cli.config import Settings, load_settings
     from drrag_cli.index.api import Index
+    from drrag_cli.pipeline import Pipeline
 
-__all__ = ["Index", "Settings", "load_settings", "__version__"]
+__all__ = ["Index", "Pipeline", "Settings", "load_settings", "__version__"]
 
 
 def __getattr__(name: str) -> Any:
@@ -29,6 +31,10 @@ def __getattr__(name: str) -> Any:
         from drrag_cli.index.api import Index
 
         return Index
+    if name == "Pipeline":
+        from drrag_cli.pipeline import Pipeline
+
+        return Pipeline
     if name in ("Settings", "load_settings"):
         from drrag_cli import config
 

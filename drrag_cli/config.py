@@ -50,7 +50,7 @@ class SearchSettings:
 class RetrievalSettings:
     strategy: str = "cfs"  # bm25 | sm | hybrid | qdc | cfs | cis
     k: int = 4  # documents for the LLM
-    k1: int = 0  # static (first-stage) documents; 0 = max(1, k // 2) as in the paper
+    k1: int = 0  # static (first-stage) documents; 0 = ceil(k / 2) (the paper: k/2)
     first_stage: str = "hybrid"  # hybrid | dense | bm25
     depth: int = 20  # how far CFS walks each q* result list
     per_static: int = 1  # positives CFS keeps per static document

@@ -47,9 +47,15 @@ class _RichProgress:
         )
 
         self.progress = Progress(
-            TextColumn("{task.description:<20}"), BarColumn(), MofNCompleteColumn(),
-            TaskProgressColumn(), TextColumn("{task.fields[rate]}"), TimeElapsedColumn(),
-            TimeRemainingColumn(), console=stderr_console(), transient=False,
+            TextColumn("{task.description:<20}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TaskProgressColumn(),
+            TextColumn("{task.fields[rate]}"),
+            TimeElapsedColumn(),
+            TimeRemainingColumn(),
+            console=stderr_console(),
+            transient=False,
         )
         self.task = None
 
@@ -124,34 +130,72 @@ def search(
     query: Annotated[str, typer.Argument(help="What to look for (any text is safe).")],
     mode: Annotated[str | None, typer.Option("--mode", "-m", help="hybrid | bm25 | dense")] = None,
     k: Annotated[int | None, typer.Option("-k", help="How many passages.")] = None,
+    strategy: Annotated[
+        str | None,
+        typer.Option("--strategy", "-s", help="A DR-RAG strategy (qdc | cfs | cis | ...): show its context."),
+    ] = None,
+    explain: Annotated[bool, typer.Option("--explain", help="With --strategy: show every stage.")] = False,
     index: IndexOpt = None,
     config: ConfigOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
-    """Retrieve passages for a query, no LLM: hybrid (BM25 + dense, fused by RRF), bm25 or dense."""
+    """Retrieve passages, no LLM: hybrid (BM25 + dense, fused by RRF), bm25 or dense —
+    or, with --strategy, the exact context a DR-RAG strategy would feed the LLM.
+    """
+    if strategy is not None:
+        _search_strategy(query, strategy, k, index, config, json_out, explain)
+        return
     from drrag_cli.index.api import Index
 
     settings = settings_for(config, index, search__mode=mode, search__k=k)
     idx = Index.open(settings)
     hits = idx.search(query, mode=settings.search.mode, k=settings.search.k)
     if json_out:
-        print_json({
-            "query": query,
-            "mode": settings.search.mode,
-            "results": [
-                {
-                    "rank": h.rank, "score": round(h.score, 6), "passage_id": h.passage.passage_id,
-                    "title": h.passage.title, "source": h.passage.source,
-                    "lines": [h.passage.line_start, h.passage.line_end] if h.passage.line_start else None,
-                    "page": h.passage.page, "text": h.passage.text,
-                }
-                for h in hits
-            ],
-        })
+        print_json(
+            {
+                "query": query,
+                "mode": settings.search.mode,
+                "results": [
+                    {
+                        "rank": h.rank,
+                        "score": round(h.score, 6),
+                        "passage_id": h.passage.passage_id,
+                        "title": h.passage.title,
+                        "source": h.passage.source,
+                        "lines": [h.passage.line_start, h.passage.line_end] if h.passage.line_start else None,
+                        "page": h.passage.page,
+                        "text": h.passage.text,
+                    }
+                    for h in hits
+                ],
+            }
+        )
         return
     from drrag_cli.cli.render import print_hits
 
     print_hits(hits, query, settings.search.mode)
+
+
+def _search_strategy(
+    query: str, strategy: str, k: int | None, index: str | None, config: str | None, json_out: bool, explain: bool
+) -> None:
+    from drrag_cli.pipeline import AskResult, Pipeline
+
+    settings = settings_for(config, index, retrieval__strategy=strategy, retrieval__k=k)
+    retrieval = Pipeline(settings).retrieve(query)
+    if json_out:
+        out = AskResult(query, retrieval, None, dict(retrieval.timings)).to_json(explain=explain)
+        out.pop("answer")
+        out.pop("llm_calls")
+        for doc, cite in zip(out["documents"], out["citations"], strict=True):
+            doc["text"] = next(p.text for p in retrieval.passages if p.passage_id == cite["passage_id"])
+        print_json(out)
+        return
+    from drrag_cli.cli.render import print_context, print_trace
+
+    if explain:
+        print_trace(retrieval, stderr_console())
+    print_context(retrieval)
 
 
 def status(index: IndexOpt = None, config: ConfigOpt = None, json_out: JsonOpt = False) -> None:

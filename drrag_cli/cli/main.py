@@ -22,11 +22,16 @@ Examples:
 
   drrag search "project heron lead" -k 3   # retrieval only (hybrid BM25 + dense)
 
+  drrag ask "In which city was the lead engineer of Project Heron born?"
+
   drrag status --json
 """
 
 app = typer.Typer(
-    name="drrag", help=HELP, no_args_is_help=True, add_completion=False,
+    name="drrag",
+    help=HELP,
+    no_args_is_help=True,
+    add_completion=False,
     context_settings={"help_option_names": ["-h", "--help"]},
     pretty_exceptions_enable=False,
 )
@@ -47,9 +52,11 @@ def _root(
 
 
 def _register() -> None:
-    from drrag_cli.cli import index_cmds
+    from drrag_cli.cli import ask_cmds, index_cmds, model_cmds
 
     index_cmds.register(app)
+    ask_cmds.register(app)
+    model_cmds.register(app)
 
 
 _register()
@@ -90,9 +97,7 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as exc:  # noqa: BLE001 - the one place internal errors become exit 2
         if State.debug:
             raise
-        print(
-            f"drrag: internal error: {type(exc).__name__}: {exc} (re-run with --debug for details)", file=sys.stderr
-        )
+        print(f"drrag: internal error: {type(exc).__name__}: {exc} (re-run with --debug for details)", file=sys.stderr)
         return 2
 
 

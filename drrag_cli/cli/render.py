@@ -23,7 +23,7 @@ def display_path(source: str) -> str:
 
 def location(p: Passage) -> str:
     loc = p.location
-    return display_path(p.source) + loc[len(p.source):]
+    return display_path(p.source) + loc[len(p.source) :]
 
 
 def snippet(text: str, width: int = 240) -> str:
@@ -74,3 +74,77 @@ def print_status(info: dict[str, Any]) -> None:
     for key, value in rows:
         table.add_row(f"[bold]{key}[/bold]", value)
     stdout_console().print(table)
+
+
+def print_answer(result, already_streamed: bool = False) -> None:  # noqa: ANN001 - AskResult
+    from rich.markup import escape
+
+    console = stdout_console()
+    if already_streamed:
+        console.print()
+    else:
+        console.print(escape(result.answer.text if result.answer else ""), highlight=False)
+    if result.fed:
+        console.print()
+        console.print("[bold]Sources[/bold]")
+    for n, p in enumerate(result.fed, start=1):
+        console.print(f" [{n}] {escape(p.title)} — [dim]{escape(location(p))}[/dim]", highlight=False)
+    if result.answer and result.answer.trimmed:
+        console.print(
+            f"[yellow]note:[/yellow] {len(result.answer.trimmed)} lower-ranked passage(s) left out to fit llm.n_ctx",
+            highlight=False,
+        )
+
+
+def print_context(retrieval) -> None:  # noqa: ANN001 - RetrievalResult
+    """`drrag search --strategy X`: the documents that would be fed to the LLM."""
+    from rich.markup import escape
+
+    console = stdout_console()
+    if not retrieval.documents:
+        console.print("no documents selected", highlight=False)
+    for n, d in enumerate(retrieval.documents, start=1):
+        prob = "" if d.classifier_prob is None else f"  p={d.classifier_prob:.2f}"
+        console.print(
+            f"[bold]{n:>2}.[/bold] [magenta]{d.stage:<11}[/magenta] [cyan]{d.score:.4f}[/cyan]{prob}  "
+            f"[bold]{escape(d.passage.title)}[/bold]  [dim]{escape(location(d.passage))}[/dim]",
+            highlight=False,
+        )
+        console.print(f"    {escape(snippet(d.passage.text))}", highlight=False)
+
+
+def print_trace(retrieval, console) -> None:  # noqa: ANN001
+    """--explain: every stage of the strategy, readable."""
+    from rich.markup import escape
+
+    t = retrieval.trace
+    console.print(
+        f"[bold]strategy[/bold] {t.get('strategy')}  k={t.get('k')}  first stage={t.get('first_stage')}"
+        + (f"  k1={t['k1']}" if "k1" in t else "")
+        + (f"  threshold={t['threshold']:.3f}" if "threshold" in t else ""),
+        highlight=False,
+    )
+    for c in t.get("candidates", []):
+        console.print(f"  candidate {escape(c['title'])}  score={c['score']}", highlight=False)
+    for s in t.get("static", []):
+        console.print(
+            f"  [green]static[/green] #{s['passage_id']} {escape(s['title'])}  score={s['score']}", highlight=False
+        )
+    for q in t.get("queries", []):
+        console.print(f"  [bold]q*[/bold] from #{q['from']}: {escape(snippet(q['text'], 160))}", highlight=False)
+        for pid in q.get("picked", []):
+            console.print(f"      picked #{pid}", highlight=False)
+        for c in q.get("candidates", []):
+            prob = "-" if c["classifier_prob"] is None else f"{c['classifier_prob']:.3f}"
+            style = "green" if c["decision"] == "kept" else "dim"
+            console.print(
+                f"      [{style}]{c['rank']:>2}. p={prob}  {escape(c['title'])}  ({c['decision']})[/{style}]",
+                highlight=False,
+            )
+    for d in t.get("dropped", []):
+        console.print(
+            f"  [red]dropped[/red] #{d['passage_id']} {escape(d['title'])}: {d['reason']} "
+            f"(best pair p={d['best_pair_prob']})",
+            highlight=False,
+        )
+    console.print(f"  [bold]kept[/bold] {t.get('kept')}", highlight=False)
