@@ -118,8 +118,9 @@ class Pipeline:
 
     def retrieve(self, question: str, strategy: str | None = None) -> RetrievalResult:
         name = strategy or self.settings.retrieval.strategy
+        index = self.index  # a missing index is the first thing to report
         classifier = self.classifier if name in ("cfs", "cis") else None
-        return run_strategy(name, question, self.index, self.settings, classifier)
+        return run_strategy(name, question, index, self.settings, classifier)
 
     def ask(
         self, question: str, strategy: str | None = None, on_token: Callable[[str], None] | None = None
