@@ -50,7 +50,7 @@ class Index:
                 time.sleep(0.05)
         else:
             raise IndexMissingError(f"index at {root} is incomplete; re-run `drrag index PATH`")
-        check_compatible(manifest, settings, root)
+        check_compatible(manifest, settings, root, writing=False)
         return cls(root, gen, manifest, settings)
 
     @staticmethod

@@ -78,8 +78,12 @@ def chunking_fingerprint(settings: Settings) -> dict[str, Any]:
     return {"chunk_words": settings.index.chunk_words, "splitter": "spacy-sentencizer"}
 
 
-def check_compatible(manifest: dict[str, Any], settings: Settings, root: Path) -> None:
-    """Refuse to mix embeddings or chunkings: one clear error suggesting --rebuild."""
+def check_compatible(manifest: dict[str, Any], settings: Settings, root: Path, *, writing: bool = True) -> None:
+    """Refuse to mix embeddings or chunkings: one clear error suggesting --rebuild.
+
+    Readers only need the same embedding model (queries must live in the passages'
+    vector space); a different chunk size matters only when adding passages.
+    """
     emb = manifest.get("embedding", {})
     chunk = manifest.get("chunking", {})
     if manifest.get("format_version") != layout.FORMAT_VERSION:
@@ -93,7 +97,7 @@ def check_compatible(manifest: dict[str, Any], settings: Settings, root: Path) -
             f"(dim {emb.get('dim')}), settings ask for {settings.embedding.model!r}; "
             "re-run `drrag index --rebuild PATH...` or set embedding.model back"
         )
-    if chunk.get("chunk_words") != settings.index.chunk_words:
+    if writing and chunk.get("chunk_words") != settings.index.chunk_words:
         raise IndexMismatchError(
             f"index at {root} was chunked with chunk_words={chunk.get('chunk_words')}, settings "
             f"say {settings.index.chunk_words}; re-run `drrag index --rebuild PATH...`"

@@ -1,0 +1,90 @@
+"""Run every sample_corpus/QUESTIONS.md question through `drrag ask` (embedded defaults).
+
+For each question: the answer, whether it is correct (the gold answer appears in the
+normalised prediction — SQuAD-normalised accuracy — and exact match), and which of its two
+gold documents were among the cited sources. Uses real `drrag` subprocesses, like a user.
+
+    python benchmarks/sample_questions.py [--strategy cfs] [--out benchmarks/out/sample]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+CORPUS = REPO / "sample_corpus"
+
+
+def parse_questions(path: Path) -> list[dict]:
+    questions = []
+    for block in re.split(r"^## (Q\d+)\s*$", path.read_text(encoding="utf-8"), flags=re.M)[1:]:
+        questions.append(block)
+    out = []
+    for qid, body in zip(questions[0::2], questions[1::2], strict=True):
+        lines = [line.strip() for line in body.strip().splitlines() if line.strip()]
+        fields = dict(
+            (m.group(1), m.group(2)) for m in (re.match(r"- (\w+): (.*)", line) for line in lines[1:]) if m
+        )
+        out.append({
+            "id": qid, "question": lines[0], "answer": fields["answer"], "type": fields["type"],
+            "gold": [g.strip() for g in fields["gold"].split(",")],
+        })
+    return out
+
+
+def main() -> None:
+    from drrag_cli.evaluate.metrics import accuracy, exact_match
+
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--strategy", default="cfs")
+    parser.add_argument("-k", type=int, default=None)
+    parser.add_argument("--model", default=None)
+    parser.add_argument("--out", type=Path, default=REPO / "benchmarks" / "out" / "sample")
+    args = parser.parse_args()
+    args.out.mkdir(parents=True, exist_ok=True)
+    ix = args.out / "ix"
+    drrag = [sys.executable, "-m", "drrag_cli.cli.main"]
+    subprocess.run([*drrag, "index", str(CORPUS), "--index", str(ix), "--json"], check=True, capture_output=True)
+    rows = []
+    for q in parse_questions(CORPUS / "QUESTIONS.md"):
+        cmd = [*drrag, "ask", q["question"], "--index", str(ix), "--strategy", args.strategy, "--json"]
+        if args.k:
+            cmd += ["-k", str(args.k)]
+        if args.model:
+            cmd += ["--model", args.model]
+        t0 = time.perf_counter()
+        run = subprocess.run(cmd, capture_output=True, text=True)
+        wall = time.perf_counter() - t0
+        if run.returncode != 0:
+            sys.exit(run.stderr)
+        data = json.loads(run.stdout)
+        cited = [Path(c["source"]).resolve() for c in data["citations"]]
+        gold_cited = [g for g in q["gold"] if (CORPUS / g).resolve() in cited]
+        rows.append({
+            "id": q["id"], "type": q["type"], "question": q["question"], "gold_answer": q["answer"],
+            "answer": data["answer"], "acc": accuracy(data["answer"], [q["answer"]]),
+            "em": exact_match(data["answer"], [q["answer"]]), "gold_cited": len(gold_cited),
+            "docs_fed": len(data["citations"]), "wall_s": round(wall, 2),
+        })
+        print(f"{q['id']:>4} acc={rows[-1]['acc']:.0f} gold_cited={len(gold_cited)}/2 "
+              f"fed={len(data['citations'])}  {data['answer']!r} (gold {q['answer']!r})", flush=True)
+    summary = {
+        "strategy": args.strategy, "model": args.model or "embedded Gemma-3-270M", "questions": len(rows),
+        "correct_acc": sum(r["acc"] for r in rows), "exact_match": sum(r["em"] for r in rows),
+        "both_gold_cited": sum(r["gold_cited"] == 2 for r in rows),
+        "one_gold_cited": sum(r["gold_cited"] == 1 for r in rows),
+        "mean_docs_fed": round(sum(r["docs_fed"] for r in rows) / len(rows), 2),
+        "median_wall_s": sorted(r["wall_s"] for r in rows)[len(rows) // 2],
+    }
+    (args.out / f"results_{args.strategy}.json").write_text(json.dumps({"summary": summary, "rows": rows}, indent=2))
+    print(json.dumps(summary, indent=2))
+
+
+if __name__ == "__main__":
+    main()
