@@ -52,11 +52,12 @@ def _root(
 
 
 def _register() -> None:
-    from drrag_cli.cli import ask_cmds, index_cmds, model_cmds
+    from drrag_cli.cli import ask_cmds, eval_cmds, index_cmds, model_cmds
 
     index_cmds.register(app)
     ask_cmds.register(app)
     model_cmds.register(app)
+    eval_cmds.register(app)
 
 
 _register()
@@ -74,8 +75,9 @@ def main(argv: list[str] | None = None) -> int:
     State.debug = "--debug" in args or os.environ.get("DRRAG_DEBUG") == "1"
     usage_error = _click_exception()
     try:
-        app(args=args, prog_name="drrag", standalone_mode=False)
-        return 0
+        # without standalone mode, click returns a command's exit code instead of raising
+        rv = app(args=args, prog_name="drrag", standalone_mode=False)
+        return rv if isinstance(rv, int) else 0
     except DrragError as err:
         if State.debug:
             raise

@@ -1,4 +1,4 @@
-"""Evaluation: dataset loaders (HotpotQA, 2Wiki, IRCoT, MuSiQue) and metrics (SPEC §7)."""
+"""Evaluation: dataset loaders (HotpotQA, 2Wiki, IRCoT, MuSiQue), metrics and the eval runner (SPEC §7)."""
 
 from drrag_cli.evaluate.datasets import (
     FORMATS,
@@ -20,10 +20,13 @@ from drrag_cli.evaluate.metrics import (
     recall,
     summarise,
 )
+from drrag_cli.evaluate.runner import EvalInterrupted, EvalResult, run_eval
 
 __all__ = [
     "FORMATS",
     "Dataset",
+    "EvalInterrupted",
+    "EvalResult",
     "MeanAccumulator",
     "Paragraph",
     "QAExample",
@@ -37,5 +40,6 @@ __all__ = [
     "normalize_answer",
     "paragraph_key",
     "recall",
+    "run_eval",
     "summarise",
 ]
