@@ -54,12 +54,13 @@ class RetrievalSettings:
     first_stage: str = "hybrid"  # hybrid | dense | bm25
     depth: int = 20  # how far CFS walks each q* result list
     per_static: int = 1  # positives CFS keeps per static document
+    cfs_rule: str = "first"  # first = the paper's first positive in rank order | best = most probable
 
 
 @dataclass
 class ClassifierSettings:
     path: str = ""  # empty = the weights shipped with the package
-    threshold: float = 0.0  # 0 = the threshold stored with the model
+    threshold: float = 0.0  # 0 = the model's own threshold for the use (cfs first/best, cis)
 
 
 @dataclass

@@ -7,7 +7,9 @@
   the first result not yet in the context joins it (round-robin until k documents).
 * cfs: like qdc, but each q*_i list is walked (≤ depth) and a candidate d_j joins only if
   the relevance classifier says C(q, d_i, d_j) ≥ threshold; the first `per_static`
-  positives per d_i are kept. May feed fewer than k documents — by design.
+  positives per d_i are kept (rule `first`, the paper's). Rule `best` keeps the most
+  probable candidates of the list instead (with the model's lower `best` threshold).
+  May feed fewer than k documents — by design.
 * cis: the qdc context, then every pair scored by C; a document whose pairs with all
   the others are negative is dropped.
 
@@ -122,6 +124,14 @@ class _Run:
         return RetrievalResult(self.name, self.question, documents, self.trace, self.timings)
 
 
+def threshold_for(settings: Settings, classifier: Any, use: str) -> float:
+    """The configured threshold, else the model's own for this use (first | best | cis)."""
+    if settings.classifier.threshold:
+        return settings.classifier.threshold
+    thresholds = getattr(classifier, "thresholds", None)
+    return float(thresholds[use]) if thresholds and use in thresholds else float(classifier.threshold)
+
+
 def _brief(p: Passage, score: float | None = None) -> dict[str, Any]:
     out: dict[str, Any] = {"passage_id": p.passage_id, "title": p.title, "source": p.source}
     if score is not None:
@@ -185,8 +195,12 @@ def run_cfs(question: str, index: Index, settings: Settings, classifier: Any) ->
     depth = settings.retrieval.depth
     texts, qstar_vecs, lists = run.qstar_lists([s.passage for s in statics], depth + len(statics))
     static_ids = {s.passage.passage_id for s in statics}
-    walks = [[(pid, sc) for pid, sc in ranked if pid not in static_ids][:depth] for ranked in lists]
-    ids = sorted({pid for walk in walks for pid, _ in walk} | static_ids)
+    # (pid, score, rank in the q* list), statics removed, at most `depth` candidates each
+    walks = [
+        [(pid, sc, r) for r, (pid, sc) in enumerate(ranked, start=1) if pid not in static_ids][:depth]
+        for ranked in lists
+    ]
+    ids = sorted({pid for walk in walks for pid, _, _ in walk} | static_ids)
     found = run.fetch(ids)
     vec_of = dict(zip(ids, run.timed("retrieve_s", lambda: index.vectors(ids)), strict=True))
 
@@ -196,7 +210,7 @@ def run_cfs(question: str, index: Index, settings: Settings, classifier: Any) ->
 
     pairs, owners, qstars = [], [], []
     for i, (static, walk) in enumerate(zip(statics, walks, strict=True)):
-        for pid, _ in walk:
+        for pid, _, _ in walk:
             if pid in found:
                 pairs.append((view(static.passage.passage_id), view(pid)))
                 owners.append((i, pid))
@@ -207,16 +221,22 @@ def run_cfs(question: str, index: Index, settings: Settings, classifier: Any) ->
             classifier.predict(question, run.q_vec if run.q_vec is not None else None, pairs, qstars) if pairs else []
         ),
     )
-    threshold = settings.classifier.threshold or classifier.threshold
+    rule = settings.retrieval.cfs_rule
+    if rule not in ("first", "best"):
+        raise InputError(f"unknown retrieval.cfs_rule {rule!r} (choose first or best)")
+    threshold = threshold_for(settings, classifier, rule)
     prob_of = {(i, pid): float(p) for (i, pid), p in zip(owners, probs, strict=True)}
+    if rule == "best":  # walk each list best-probability first instead of rank order
+        walks = [sorted(walk, key=lambda item, i=i: -prob_of.get((i, item[0]), -1.0)) for i, walk in enumerate(walks)]
     context = list(statics)
     in_context = set(static_ids)
     run.trace["threshold"] = threshold
+    run.trace["rule"] = rule
     run.trace["queries"] = []
     for i, (static, walk) in enumerate(zip(statics, walks, strict=True)):
         kept = 0
         walked = []
-        for rank, (pid, score) in enumerate(walk, start=1):
+        for pid, score, rank in walk:
             prob = prob_of.get((i, pid))
             if pid in in_context:
                 decision = "already in context"
@@ -267,7 +287,8 @@ def run_cis(question: str, index: Index, settings: Settings, classifier: Any) ->
             question, run.q_vec, [(views[m], views[n]) for m, n in order], [qstar_vecs[m] for m, _ in order]
         ),
     )
-    threshold = settings.classifier.threshold or classifier.threshold
+    # "Negative" is the classifier's own decision (its main threshold), as in the paper.
+    threshold = settings.classifier.threshold or float(classifier.threshold)
     best = [0.0] * len(docs)
     for (m, n), p in zip(order, probs, strict=True):
         best[m] = max(best[m], float(p))

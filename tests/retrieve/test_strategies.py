@@ -36,7 +36,7 @@ def with_k(settings: Settings, k: int, k1: int = 0) -> Settings:
 
 def test_second_hop_only_through_qdc_and_cfs(bridge) -> None:  # noqa: ANN001
     index, settings = bridge
-    s = with_k(settings, 4, k1=3)
+    s = with_k(settings, 4, k1=1)  # q* from the Heron page names Tobias Lindqvist
     assert "Tobias Lindqvist" not in titles(run_strategy("sm", QUESTION, index, s))
     assert "Tobias Lindqvist" not in titles(run_strategy("bm25", QUESTION, index, s))
     qdc = run_strategy("qdc", QUESTION, index, s)
@@ -83,7 +83,7 @@ def test_every_strategy_returns_a_trace_and_timings(bridge) -> None:  # noqa: AN
 
 def test_bm25_first_stage_and_errors(bridge) -> None:  # noqa: ANN001
     index, settings = bridge
-    s = with_k(settings, 4, k1=3)
+    s = with_k(settings, 4, k1=1)
     s.retrieval.first_stage = "bm25"
     assert "Tobias Lindqvist" in titles(run_strategy("qdc", QUESTION, index, s))
     with pytest.raises(InputError, match="unknown strategy"):
@@ -91,6 +91,17 @@ def test_bm25_first_stage_and_errors(bridge) -> None:  # noqa: ANN001
     s.retrieval.first_stage = "psychic"
     with pytest.raises(InputError, match="first stage"):
         run_strategy("qdc", QUESTION, index, s)
+
+
+def test_cfs_best_rule_and_bad_rule(bridge) -> None:  # noqa: ANN001
+    index, settings = bridge
+    s = with_k(settings, 3)
+    s.retrieval.cfs_rule = "best"
+    cfs = run_strategy("cfs", QUESTION, index, s)
+    assert "Tobias Lindqvist" in titles(cfs) and cfs.trace["rule"] == "best"
+    s.retrieval.cfs_rule = "psychic"
+    with pytest.raises(InputError, match="cfs_rule"):
+        run_strategy("cfs", QUESTION, index, s)
 
 
 def test_k1_defaults_to_half_of_k_rounded_up() -> None:
