@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import sqlite3
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -33,19 +33,19 @@ class VectorCache:
     def close(self) -> None:
         self.conn.close()
 
-    def missing(self, hashes: Iterable[str]) -> set[str]:
-        wanted = set(hashes)
-        have: set[str] = set()
-        items = list(wanted)
+    def _rows(self, columns: str, hashes: Iterable[str]) -> Iterator[tuple]:
+        """SELECT `columns` for these hashes, in chunks under SQLite's variable limit."""
+        items = list(hashes)
         for start in range(0, len(items), 500):
             chunk = items[start : start + 500]
             marks = ",".join("?" * len(chunk))
-            rows = self.conn.execute(
-                f"SELECT hash FROM vectors WHERE model = ? AND hash IN ({marks})",
-                (self.model_id, *chunk),
+            yield from self.conn.execute(
+                f"SELECT {columns} FROM vectors WHERE model = ? AND hash IN ({marks})", (self.model_id, *chunk)
             )
-            have.update(h for (h,) in rows)
-        return wanted - have
+
+    def missing(self, hashes: Iterable[str]) -> set[str]:
+        wanted = set(hashes)
+        return wanted - {h for (h,) in self._rows("hash", wanted)}
 
     def put(self, hashes: Sequence[str], vecs: np.ndarray) -> None:
         self.conn.executemany(
@@ -60,19 +60,11 @@ class VectorCache:
         for i, h in enumerate(hashes):
             positions.setdefault(h, []).append(i)
         out = np.zeros((len(hashes), self.dim), dtype=np.float32)
-        unique = list(positions)
         found = 0
-        for start in range(0, len(unique), 500):
-            chunk = unique[start : start + 500]
-            marks = ",".join("?" * len(chunk))
-            rows = self.conn.execute(
-                f"SELECT hash, vec FROM vectors WHERE model = ? AND hash IN ({marks})",
-                (self.model_id, *chunk),
-            )
-            for h, blob in rows:
-                out[positions[h]] = np.frombuffer(blob, dtype=np.float32)
-                found += 1
-        if found != len(unique):
+        for h, blob in self._rows("hash, vec", positions):
+            out[positions[h]] = np.frombuffer(blob, dtype=np.float32)
+            found += 1
+        if found != len(positions):
             raise RuntimeError("embedding cache is missing vectors it was just given")
         return out
 

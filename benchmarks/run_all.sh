@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Every number in docs/BENCHMARKS.md comes from this script (run on a quiet machine).
+#   bash benchmarks/run_all.sh [step...]     steps: index retrieval ask sample gemma qwen
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PY=.venv/bin/python
+DRRAG=".venv/bin/drrag"
+DATA=../shared/data
+OUT=benchmarks/out
+mkdir -p "$OUT"
+steps=("$@")
+[ ${#steps[@]} -eq 0 ] && steps=(index retrieval ask sample gemma qwen)
+QWEN=$HOME/.cache/drrag/models/qwen2.5-coder-1.5b-instruct-q4_k_m.gguf
+HOT="$DATA/hotpotqa/dev500.ircot.jsonl"
+MUS="$DATA/musique/dev100.musique.json"
+for step in "${steps[@]}"; do
+  echo "== $step $(date -u +%H:%M:%S)"
+  case $step in
+    index) $PY benchmarks/index_bench.py | tee "$OUT/index_bench.json" ;;
+    retrieval)
+      # dev500 questions 0..249 only: the classifier trained on 250..499
+      /usr/bin/time -f "wall %es" $DRRAG eval "$HOT" --limit 250 --no-llm -s bm25,sm,hybrid,qdc,cis,cfs -k 3,4,6 --out "$OUT/eval-hotpot-retrieval" --force --json > /dev/null
+      /usr/bin/time -f "wall %es" $DRRAG eval "$MUS" --no-llm -s bm25,sm,hybrid,qdc,cis,cfs -k 3,4,6 --out "$OUT/eval-musique-retrieval" --force --json > /dev/null
+      # CFS with rule "best" (most probable candidate of each q* list) for comparison
+      $DRRAG eval "$HOT" --limit 250 --no-llm -s cfs -k 3,4,6 -c benchmarks/cfs_best.yaml --out "$OUT/eval-hotpot-cfs-best" --force --json > /dev/null
+      $DRRAG eval "$MUS" --no-llm -s cfs -k 3,4,6 -c benchmarks/cfs_best.yaml --out "$OUT/eval-musique-cfs-best" --force --json > /dev/null ;;
+    ask) $PY benchmarks/ask_bench.py -n 30 --cold 5 | tee "$OUT/ask_bench.json" ;;
+    sample) $PY benchmarks/sample_questions.py --strategy cfs | tee "$OUT/sample_cfs.log" ;;
+    gemma)
+      /usr/bin/time -f "wall %es" $DRRAG eval "$HOT" --limit 100 -s bm25,sm,hybrid,qdc,cis,cfs -k 4 --out "$OUT/eval-hotpot-gemma" --force --json > /dev/null
+      /usr/bin/time -f "wall %es" $DRRAG eval "$MUS" --limit 100 -s bm25,sm,hybrid,qdc,cis,cfs -k 4 --out "$OUT/eval-musique-gemma" --force --json > /dev/null ;;
+    qwen)
+      [ -f "$QWEN" ] || $PY benchmarks/get_qwen.py
+      /usr/bin/time -f "wall %es" $DRRAG eval "$HOT" --limit 100 -s hybrid,cfs -k 4 --model "$QWEN" --out "$OUT/eval-hotpot-qwen" --force --json > /dev/null
+      /usr/bin/time -f "wall %es" $DRRAG eval "$MUS" --limit 100 -s hybrid,cfs -k 4 --model "$QWEN" --out "$OUT/eval-musique-qwen" --force --json > /dev/null ;;
+    *) echo "unknown step $step" >&2; exit 1 ;;
+  esac
+done
