@@ -19,20 +19,20 @@ for step in "${steps[@]}"; do
     index) $PY benchmarks/index_bench.py | tee "$OUT/index_bench.json" ;;
     retrieval)
       # dev500 questions 0..249 only: the classifier trained on 250..499
-      /usr/bin/time -f "wall %es" $DRRAG eval "$HOT" --limit 250 --no-llm -s bm25,sm,hybrid,qdc,cis,cfs -k 3,4,6 --out "$OUT/eval-hotpot-retrieval" --force --json > /dev/null
-      /usr/bin/time -f "wall %es" $DRRAG eval "$MUS" --no-llm -s bm25,sm,hybrid,qdc,cis,cfs -k 3,4,6 --out "$OUT/eval-musique-retrieval" --force --json > /dev/null
+      /usr/bin/time -f "wall %es" $DRRAG eval "$HOT" --limit 250 --no-llm -s bm25,sm,hybrid,qdc,cis,cfs -k 3,4,6 -c benchmarks/bench.yaml --out "$OUT/eval-hotpot-retrieval" --force --json > /dev/null
+      /usr/bin/time -f "wall %es" $DRRAG eval "$MUS" --no-llm -s bm25,sm,hybrid,qdc,cis,cfs -k 3,4,6 -c benchmarks/bench.yaml --out "$OUT/eval-musique-retrieval" --force --json > /dev/null
       # CFS with rule "best" (most probable candidate of each q* list) for comparison
       $DRRAG eval "$HOT" --limit 250 --no-llm -s cfs -k 3,4,6 -c benchmarks/cfs_best.yaml --out "$OUT/eval-hotpot-cfs-best" --force --json > /dev/null
       $DRRAG eval "$MUS" --no-llm -s cfs -k 3,4,6 -c benchmarks/cfs_best.yaml --out "$OUT/eval-musique-cfs-best" --force --json > /dev/null ;;
     ask) $PY benchmarks/ask_bench.py -n 30 --cold 5 | tee "$OUT/ask_bench.json" ;;
     sample) $PY benchmarks/sample_questions.py --strategy cfs | tee "$OUT/sample_cfs.log" ;;
     gemma)
-      /usr/bin/time -f "wall %es" $DRRAG eval "$HOT" --limit 100 -s bm25,sm,hybrid,qdc,cis,cfs -k 4 --out "$OUT/eval-hotpot-gemma" --force --json > /dev/null
-      /usr/bin/time -f "wall %es" $DRRAG eval "$MUS" --limit 100 -s bm25,sm,hybrid,qdc,cis,cfs -k 4 --out "$OUT/eval-musique-gemma" --force --json > /dev/null ;;
+      /usr/bin/time -f "wall %es" $DRRAG eval "$HOT" --limit 100 -s hybrid,qdc,cfs -k 4 -c benchmarks/bench.yaml --out "$OUT/eval-hotpot-gemma" --force --json > /dev/null
+      /usr/bin/time -f "wall %es" $DRRAG eval "$MUS" --limit 100 -s hybrid,qdc,cfs -k 4 -c benchmarks/bench.yaml --out "$OUT/eval-musique-gemma" --force --json > /dev/null ;;
     qwen)
       [ -f "$QWEN" ] || $PY benchmarks/get_qwen.py
-      /usr/bin/time -f "wall %es" $DRRAG eval "$HOT" --limit 100 -s hybrid,cfs -k 4 --model "$QWEN" --out "$OUT/eval-hotpot-qwen" --force --json > /dev/null
-      /usr/bin/time -f "wall %es" $DRRAG eval "$MUS" --limit 100 -s hybrid,cfs -k 4 --model "$QWEN" --out "$OUT/eval-musique-qwen" --force --json > /dev/null ;;
+      /usr/bin/time -f "wall %es" $DRRAG eval "$HOT" --limit 100 -s cfs -k 4 --model "$QWEN" -c benchmarks/bench.yaml --out "$OUT/eval-hotpot-qwen" --force --json > /dev/null
+      /usr/bin/time -f "wall %es" $DRRAG eval "$MUS" --limit 100 -s cfs -k 4 --model "$QWEN" -c benchmarks/bench.yaml --out "$OUT/eval-musique-qwen" --force --json > /dev/null ;;
     *) echo "unknown step $step" >&2; exit 1 ;;
   esac
 done

