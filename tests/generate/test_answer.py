@@ -1,0 +1,111 @@
+"""generate_answer with a scripted fake model: trimming, truncation, one call, fallback."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from drrag_cli.errors import ModelError
+from drrag_cli.generate import FALLBACK_ANSWER, generate_answer
+from drrag_cli.types import Passage
+
+
+class FakeGenerator:
+    """Counts one token per 4 characters; returns a scripted output."""
+
+    def __init__(self, output: str = "Canberra", n_ctx: int = 4096, chat: bool = False) -> None:
+        self.output = output
+        self.n_ctx = n_ctx
+        self.max_tokens = 16
+        self.chat_template = chat
+        self.calls: list[tuple[str, object]] = []
+
+    @property
+    def has_chat_template(self) -> bool:
+        return self.chat_template
+
+    def count_tokens(self, text: str) -> int:
+        return len(text) // 4 + 1
+
+    def complete(self, prompt: str, *, max_tokens: int, stop=None, on_token=None) -> str:
+        self.calls.append(("complete", prompt))
+        if on_token is not None:
+            for piece in self.output.split(" "):
+                on_token(piece)
+        return self.output
+
+    def render_chat(self, messages: list[dict[str, str]]) -> str:
+        return "".join(f"<{m['role']}>{m['content']}\n" for m in messages) + "<assistant>"
+
+    def chat(self, messages, *, max_tokens: int, on_token: Callable[[str], None] | None = None):
+        self.calls.append(("chat", self.render_chat(messages)))
+        return self.output
+
+
+def passage(i: int, words: int = 50) -> Passage:
+    text = " ".join(f"w{i}x{j}" for j in range(words))
+    return Passage(source=f"doc{i}.md", title=f"Doc {i}", text=text, ordinal=0, char_start=0,
+                   char_end=len(text))  # fmt: skip
+
+
+def test_one_call_all_passages_fit() -> None:
+    fake = FakeGenerator(output=" Canberra\nand then more")
+    ps = [passage(i) for i in range(3)]
+    answer = generate_answer(fake, "Where?", ps)
+    assert answer.text == "Canberra"
+    assert answer.passages == ps and answer.trimmed == []
+    assert answer.llm_calls == 1 and len(fake.calls) == 1
+    assert fake.calls[0][1] == answer.prompt
+    assert answer.prompt_tokens == fake.count_tokens(answer.prompt)
+    assert "[3] Doc 2" in answer.prompt
+
+
+def test_trims_lowest_ranked_first() -> None:
+    ps = [passage(i, words=100) for i in range(5)]
+    base = generate_answer(FakeGenerator(), "Where?", ps[:2]).prompt_tokens
+    fake = FakeGenerator(n_ctx=base + 16 + 10)  # room for two passages, not three
+    answer = generate_answer(fake, "Where?", ps)
+    assert answer.passages == ps[:2]
+    assert answer.trimmed == [ps[4], ps[3], ps[2]]
+    assert answer.prompt_tokens + fake.max_tokens <= fake.n_ctx
+    assert "Doc 2" not in answer.prompt and len(fake.calls) == 1
+
+
+def test_truncates_single_passage_when_useful_part_fits() -> None:
+    ps = [passage(0, words=400), passage(1)]
+    short = generate_answer(FakeGenerator(), "Where?", [passage(0, words=60)]).prompt_tokens
+    fake = FakeGenerator(n_ctx=short + 16)
+    answer = generate_answer(fake, "Where?", ps)
+    assert answer.truncated and answer.passages == [ps[0]] and answer.trimmed == [ps[1]]
+    assert answer.prompt_tokens + 16 <= fake.n_ctx
+    assert "w0x30 " in answer.prompt and "w0x399" not in answer.prompt
+    assert answer.llm_calls == 1
+
+
+def test_too_small_context_raises() -> None:
+    fake = FakeGenerator(n_ctx=64)
+    with pytest.raises(ModelError, match="n_ctx 64 is too small for even one passage"):
+        generate_answer(fake, "Where?", [passage(0)])
+    assert fake.calls == []
+
+
+def test_empty_output_falls_back() -> None:
+    answer = generate_answer(FakeGenerator(output="  \n"), "Where?", [passage(0)])
+    assert answer.text == FALLBACK_ANSWER and answer.llm_calls == 1
+
+
+def test_no_passages_no_call() -> None:
+    fake = FakeGenerator()
+    answer = generate_answer(fake, "Where?", [])
+    assert answer.text == FALLBACK_ANSWER and answer.llm_calls == 0 and fake.calls == []
+
+
+def test_chat_template_path_and_streaming() -> None:
+    fake = FakeGenerator(output="The answer is Canberra", chat=True)
+    answer = generate_answer(fake, "Where?", [passage(0)], on_token=lambda s: None)
+    assert fake.calls[0][0] == "chat" and fake.calls[0][1] == answer.prompt
+    assert answer.prompt.startswith("<system>") and answer.text == "The answer is Canberra"
+    pieces: list[str] = []
+    generate_answer(FakeGenerator(output="a b c"), "Q?", [passage(0)], on_token=pieces.append)
+    assert pieces == ["a", "b", "c"]
