@@ -27,8 +27,8 @@ for step in "${steps[@]}"; do
     ask) $PY benchmarks/ask_bench.py -n 30 --cold 5 | tee "$OUT/ask_bench.json" ;;
     sample) $PY benchmarks/sample_questions.py --strategy cfs | tee "$OUT/sample_cfs.log" ;;
     gemma)
-      /usr/bin/time -f "wall %es" $DRRAG eval "$HOT" --limit 100 -s hybrid,qdc,cfs -k 4 -c benchmarks/bench.yaml --out "$OUT/eval-hotpot-gemma" --force --json > /dev/null
-      /usr/bin/time -f "wall %es" $DRRAG eval "$MUS" --limit 100 -s hybrid,qdc,cfs -k 4 -c benchmarks/bench.yaml --out "$OUT/eval-musique-gemma" --force --json > /dev/null ;;
+      /usr/bin/time -f "wall %es" $DRRAG eval "$HOT" --limit 100 -s cfs -k 4 -c benchmarks/bench.yaml --out "$OUT/eval-hotpot-gemma" --force --json > /dev/null
+      /usr/bin/time -f "wall %es" $DRRAG eval "$MUS" --limit 100 -s cfs -k 4 -c benchmarks/bench.yaml --out "$OUT/eval-musique-gemma" --force --json > /dev/null ;;
     qwen)
       [ -f "$QWEN" ] || $PY benchmarks/get_qwen.py
       /usr/bin/time -f "wall %es" $DRRAG eval "$HOT" --limit 100 -s cfs -k 4 --model "$QWEN" -c benchmarks/bench.yaml --out "$OUT/eval-hotpot-qwen" --force --json > /dev/null
