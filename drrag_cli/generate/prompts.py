@@ -8,7 +8,8 @@ for a short answer. Two renderings share it:
   ``Answer:``; generation stops at the first newline. Base models copy the examples'
   short extractive answers; asked as a chat they ramble. The examples are written from
   HotpotQA *train* questions (never dev) and include a yes and a no comparison, which
-  HotpotQA asks often (measured in ``benchmarks/prompt_eval.py``).
+  HotpotQA asks often; without them the base model answers "Yes, both are ..." (yes/no
+  EM 5 -> 65, measured in ``benchmarks/prompt_eval.py``).
 * chat (instruct GGUF with its own template): system = instruction, user = documents +
   question + "short answer only".
 
@@ -99,7 +100,10 @@ BRIDGE = Example(
     "Toad Hall is a residential hall in a university located in what Australian city?",
     "Canberra",
 )
-DEFAULT_EXAMPLES: tuple[Example, ...] = (YES, NO, WHICH, BRIDGE)
+# Chosen by benchmarks/prompt_eval.py (Gemma-3-270M, HotpotQA dev, gold paragraphs):
+# EM/F1 40.0/48.0 on q0-39 and 33.0/42.3 on q0-99 vs 27.5/36.2 zero-shot; yes/no EM 65
+# vs 5. Adding WHICH or NUMBER cost 80-120 prompt tokens and did not help beyond noise.
+DEFAULT_EXAMPLES: tuple[Example, ...] = (YES, NO, BRIDGE)
 
 
 def neutralise(text: str) -> str:
