@@ -149,12 +149,37 @@ def load_settings(config: str | Path | None = None) -> Settings:
     return settings
 
 
+# Smallest sensible value of numeric settings; anything lower is a config error.
+MINIMUM: dict[str, float] = {
+    "IndexSettings.chunk_words": 10,
+    "IndexSettings.max_file_mb": 0.001,
+    "EmbeddingSettings.batch_size": 1,
+    "EmbeddingSettings.threads": 0,
+    "SearchSettings.k": 1,
+    "SearchSettings.rrf_k": 1,
+    "SearchSettings.candidates": 1,
+    "RetrievalSettings.k": 1,
+    "RetrievalSettings.k1": 0,
+    "RetrievalSettings.depth": 1,
+    "RetrievalSettings.per_static": 1,
+    "ClassifierSettings.threshold": 0.0,
+    "LLMSettings.n_ctx": 64,
+    "LLMSettings.threads": 0,
+    "LLMSettings.max_tokens": 1,
+    "LLMSettings.temperature": 0.0,
+}
+
+
 def _assign(target: Any, key: str, value: Any, where: str) -> None:
     hints = typing.get_type_hints(type(target))
     if key not in hints:
         known = ", ".join(hints)
         raise ConfigError(f"unknown key {where} (known: {known})")
-    setattr(target, key, _coerce(value, hints[key], where))
+    value = _coerce(value, hints[key], where)
+    low = MINIMUM.get(f"{type(target).__name__}.{key}")
+    if low is not None and value < low:
+        raise ConfigError(f"{where}: must be at least {low:g} (got {value:g})")
+    setattr(target, key, value)
 
 
 def _coerce(value: Any, hint: Any, where: str) -> Any:

@@ -38,6 +38,10 @@ def test_set_validates_like_the_file() -> None:
         s.set("search.k", "9")
     with pytest.raises(ConfigError, match="unknown"):
         s.set("search.nope", 1)
+    with pytest.raises(ConfigError, match="must be at least 1"):
+        s.set("retrieval.k", 0)
+    with pytest.raises(ConfigError, match="must be at least 64"):
+        s.set("llm.n_ctx", 8)
     with pytest.raises(ConfigError, match="unknown setting"):
         s.set("nosection.k", 1)
 

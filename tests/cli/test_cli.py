@@ -96,7 +96,9 @@ def test_bad_search_options_and_empty_corpus(cli, corpus: Path, tmp_path: Path) 
     code, _, err = cli("search", "x", "--mode", "fuzzy")
     assert code == 1 and "unknown search mode" in err
     code, _, err = cli("search", "x", "-k", "0")
-    assert code == 1 and "-k must be at least 1" in err
+    assert code == 1 and "'search.k': must be at least 1" in err
+    code, _, err = cli("index", str(corpus), "--chunk-words", "-5")
+    assert code == 1 and "'index.chunk_words': must be at least 10" in err
 
 
 def test_debug_shows_traceback(cli) -> None:  # noqa: ANN001
