@@ -82,7 +82,9 @@ def main() -> None:
         "mean_docs_fed": round(sum(r["docs_fed"] for r in rows) / len(rows), 2),
         "median_wall_s": sorted(r["wall_s"] for r in rows)[len(rows) // 2],
     }
-    (args.out / f"results_{args.strategy}.json").write_text(json.dumps({"summary": summary, "rows": rows}, indent=2))
+    model = Path(args.model).stem if args.model else "gemma-embedded"
+    result = json.dumps({"summary": summary, "rows": rows}, indent=2)
+    (args.out / f"results_{args.strategy}_{model}.json").write_text(result)
     print(json.dumps(summary, indent=2))
 
 
