@@ -43,7 +43,7 @@ class AskResult:
                 "passage_id": p.passage_id,
                 "title": p.title,
                 "source": p.source,
-                "lines": [p.line_start, p.line_end] if p.line_start is not None else None,
+                "lines": p.lines,
                 "page": p.page,
             }
             for n, p in enumerate(self.fed, start=1)

@@ -35,6 +35,13 @@ class Passage:
     passage_id: int | None = None  # assigned by the store
 
     @property
+    def lines(self) -> list[int] | None:
+        """[first, last] source line for JSON output; None for extracted text (HTML, PDF)."""
+        if self.line_start is None:
+            return None
+        return [self.line_start, self.line_end if self.line_end is not None else self.line_start]
+
+    @property
     def location(self) -> str:
         """`path:12-18`, `path (p. 3)` or just `path`: what a citation shows."""
         if self.page is not None:

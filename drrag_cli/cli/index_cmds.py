@@ -162,7 +162,7 @@ def search(
                         "passage_id": h.passage.passage_id,
                         "title": h.passage.title,
                         "source": h.passage.source,
-                        "lines": [h.passage.line_start, h.passage.line_end] if h.passage.line_start else None,
+                        "lines": h.passage.lines,
                         "page": h.passage.page,
                         "text": h.passage.text,
                     }
@@ -187,8 +187,8 @@ def _search_strategy(
         out = AskResult(query, retrieval, None, dict(retrieval.timings)).to_json(explain=explain)
         out.pop("answer")
         out.pop("llm_calls")
-        for doc, cite in zip(out["documents"], out["citations"], strict=True):
-            doc["text"] = next(p.text for p in retrieval.passages if p.passage_id == cite["passage_id"])
+        for doc, selected in zip(out["documents"], retrieval.documents, strict=True):
+            doc["text"] = selected.passage.text
         print_json(out)
         return
     from drrag_cli.cli.render import print_context, print_trace

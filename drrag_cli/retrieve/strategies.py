@@ -159,9 +159,10 @@ def _static_docs(run: _Run) -> list[Selected]:
     return statics
 
 
-def run_qdc(question: str, index: Index, settings: Settings, name: str = "qdc") -> tuple[RetrievalResult, list]:
-    """QDC; also returns the q* embeddings per selected doc (CIS reuses them)."""
-    run = _Run(name, question, index, settings)
+def run_qdc(question: str, index: Index, settings: Settings, run: _Run | None = None) -> tuple[RetrievalResult, list]:
+    """QDC; also returns the q* embeddings per selected doc. CIS passes its own run, so
+    the question embedding, timings and trace carry over instead of being redone."""
+    run = run or _Run("qdc", question, index, settings)
     statics = _static_docs(run)
     depth = max(run.k, 10)
     texts, vecs, lists = run.qstar_lists([s.passage for s in statics], depth)
@@ -266,10 +267,9 @@ def run_cfs(question: str, index: Index, settings: Settings, classifier: Any) ->
 def run_cis(question: str, index: Index, settings: Settings, classifier: Any) -> RetrievalResult:
     from drrag_cli.select.classifier import DocView
 
-    qdc, qstar_vecs = run_qdc(question, index, settings, name="cis")
-    docs = qdc.documents
     run = _Run("cis", question, index, settings)
-    run.trace, run.timings, run._q_vec = qdc.trace, qdc.timings, None
+    qdc, qstar_vecs = run_qdc(question, index, settings, run=run)
+    docs = qdc.documents
     if len(docs) < 2:
         return qdc
     ids = [d.passage.passage_id for d in docs]
@@ -305,10 +305,11 @@ def run_cis(question: str, index: Index, settings: Settings, classifier: Any) ->
         {"a": ids[m], "b": ids[n], "classifier_prob": round(float(p), 4)}
         for (m, n), p in zip(order, probs, strict=True)
     ]
+    kept_ids = {k.passage.passage_id for k in kept}
     run.trace["dropped"] = [
         {**_brief(d.passage), "best_pair_prob": round(b, 4), "reason": "negative with every other document"}
         for d, b in zip(docs, best, strict=True)
-        if b < threshold and d.passage.passage_id not in {k.passage.passage_id for k in kept}
+        if d.passage.passage_id not in kept_ids
     ]
     return run.result(kept)
 
