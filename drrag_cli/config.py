@@ -73,6 +73,31 @@ class LLMSettings:
 
 
 @dataclass
+class RefineSettings:
+    method: str = "none"  # none | dslr (sentence-level refinement of the selected passages)
+    scorer: str = "dense"  # dense = cosine between question and sentence with the embedding model
+    threshold: float = 0.3  # sentences scoring below are dropped; see `drrag eval --calibrate-dslr`
+    empty: str = "keep-best"  # a passage with no sentence over the threshold: keep-best | drop
+
+
+@dataclass
+class RewriteSettings:
+    method: str = "none"  # none | dmqr (LLM query rewrites fused into the first stage)
+    strategies: list[str] = field(default_factory=lambda: ["gqr", "kwr", "par", "cce"])  # or ["adaptive"]
+    cache: bool = True  # keep rewrites on disk per (question, model, strategy)
+    max_tokens: int = 64
+
+
+@dataclass
+class NoteSettings:
+    top_k: int = 5  # passages retrieved per query
+    t_iu: int = 1  # stop after this many invalid (rejected) note updates
+    t_ci: int = 3  # stop after this many iterations
+    t_rp: int = 15  # stop once this many distinct passages were retrieved
+    max_tokens: int = 200  # length of a note
+
+
+@dataclass
 class Settings:
     index: IndexSettings = field(default_factory=IndexSettings)
     embedding: EmbeddingSettings = field(default_factory=EmbeddingSettings)
@@ -80,6 +105,9 @@ class Settings:
     retrieval: RetrievalSettings = field(default_factory=RetrievalSettings)
     classifier: ClassifierSettings = field(default_factory=ClassifierSettings)
     llm: LLMSettings = field(default_factory=LLMSettings)
+    refine: RefineSettings = field(default_factory=RefineSettings)
+    rewrite: RewriteSettings = field(default_factory=RewriteSettings)
+    note: NoteSettings = field(default_factory=NoteSettings)
     source: str = "defaults"  # which file these came from (for messages)
 
     def set(self, dotted: str, value: Any) -> None:
@@ -167,6 +195,12 @@ MINIMUM: dict[str, float] = {
     "LLMSettings.threads": 0,
     "LLMSettings.max_tokens": 1,
     "LLMSettings.temperature": 0.0,
+    "RewriteSettings.max_tokens": 1,
+    "NoteSettings.top_k": 1,
+    "NoteSettings.t_iu": 1,
+    "NoteSettings.t_ci": 1,
+    "NoteSettings.t_rp": 1,
+    "NoteSettings.max_tokens": 16,
 }
 
 
