@@ -56,9 +56,15 @@ class RetrievalResult:
     documents: list[Selected]
     trace: dict[str, Any] = field(default_factory=dict)
     timings: dict[str, float] = field(default_factory=lambda: {"retrieve_s": 0.0, "classify_s": 0.0})
+    rewrites: Any = None  # DMQR: retrieve.rewrite.Rewrites, when the first stage was rewritten
+    refined: Any = None  # DSLR: refine.dslr.RefineResult, when the passages were refined
+    llm_calls: int = 0  # LLM calls spent before the answer (rewrites)
 
     @property
     def passages(self) -> list[Passage]:
+        """What the LLM reads: the selected passages, refined by DSLR when it ran."""
+        if self.refined is not None:
+            return list(self.refined.passages)
         return [d.passage for d in self.documents]
 
 
@@ -72,7 +78,9 @@ def resolve_k1(settings: Settings) -> int:
 class _Run:
     """Shared state of one question's retrieval: embeddings, lists, timings, trace."""
 
-    def __init__(self, name: str, question: str, index: Index, settings: Settings) -> None:
+    def __init__(
+        self, name: str, question: str, index: Index, settings: Settings, fused: list[tuple[int, float]] | None = None
+    ) -> None:
         if settings.retrieval.k < 1:
             raise InputError(f"retrieval k must be at least 1 (got {settings.retrieval.k})")
         mode = settings.retrieval.first_stage
@@ -84,6 +92,9 @@ class _Run:
         self.timings = {"retrieve_s": 0.0, "classify_s": 0.0}
         self.trace: dict[str, Any] = {"strategy": name, "k": self.k, "first_stage": mode}
         self._q_vec: np.ndarray | None = None
+        self.fused = fused  # DMQR: the fused first stage of the question and its rewrites
+        if fused is not None:
+            self.trace["first_stage"] = f"dmqr ({mode} lists of the question and its rewrites, RRF)"
 
     def timed(self, key: str, fn: Callable[[], Any]) -> Any:
         t0 = time.perf_counter()
@@ -99,6 +110,8 @@ class _Run:
         return self._q_vec
 
     def first_stage(self, n: int, mode: str | None = None) -> list[tuple[int, float]]:
+        if self.fused is not None:
+            return self.fused[:n]
         mode = mode or self.mode
         vec = self.q_vec if mode != "bm25" else None
         return self.timed("retrieve_s", lambda: self.index.ranked(self.question, mode, n, vec=vec))
@@ -139,9 +152,11 @@ def _brief(p: Passage, score: float | None = None) -> dict[str, Any]:
     return out
 
 
-def run_single_list(name: str, question: str, index: Index, settings: Settings) -> RetrievalResult:
-    """bm25 / sm / hybrid: the top k of one retriever."""
-    run = _Run(name, question, index, settings)
+def run_single_list(
+    name: str, question: str, index: Index, settings: Settings, fused: list | None = None
+) -> RetrievalResult:
+    """bm25 / sm / hybrid: the top k of one retriever (or of the DMQR fused list)."""
+    run = _Run(name, question, index, settings, fused)
     ranked = run.first_stage(run.k, mode={"sm": "dense"}.get(name, name))
     found = run.fetch([pid for pid, _ in ranked])
     docs = [Selected(found[pid], "first-stage", s) for pid, s in ranked if pid in found]
@@ -159,10 +174,12 @@ def _static_docs(run: _Run) -> list[Selected]:
     return statics
 
 
-def run_qdc(question: str, index: Index, settings: Settings, run: _Run | None = None) -> tuple[RetrievalResult, list]:
+def run_qdc(
+    question: str, index: Index, settings: Settings, run: _Run | None = None, fused: list | None = None
+) -> tuple[RetrievalResult, list]:
     """QDC; also returns the q* embeddings per selected doc. CIS passes its own run, so
     the question embedding, timings and trace carry over instead of being redone."""
-    run = run or _Run("qdc", question, index, settings)
+    run = run or _Run("qdc", question, index, settings, fused)
     statics = _static_docs(run)
     depth = max(run.k, 10)
     texts, vecs, lists = run.qstar_lists([s.passage for s in statics], depth)
@@ -188,10 +205,12 @@ def run_qdc(question: str, index: Index, settings: Settings, run: _Run | None = 
     return run.result(docs), [qstar_by_doc.get(d.passage.passage_id) for d in docs]
 
 
-def run_cfs(question: str, index: Index, settings: Settings, classifier: Any) -> RetrievalResult:
+def run_cfs(
+    question: str, index: Index, settings: Settings, classifier: Any, fused: list | None = None
+) -> RetrievalResult:
     from drrag_cli.select.classifier import DocView
 
-    run = _Run("cfs", question, index, settings)
+    run = _Run("cfs", question, index, settings, fused)
     statics = _static_docs(run)
     depth = settings.retrieval.depth
     texts, qstar_vecs, lists = run.qstar_lists([s.passage for s in statics], depth + len(statics))
@@ -264,10 +283,12 @@ def run_cfs(question: str, index: Index, settings: Settings, classifier: Any) ->
     return run.result(context)
 
 
-def run_cis(question: str, index: Index, settings: Settings, classifier: Any) -> RetrievalResult:
+def run_cis(
+    question: str, index: Index, settings: Settings, classifier: Any, fused: list | None = None
+) -> RetrievalResult:
     from drrag_cli.select.classifier import DocView
 
-    run = _Run("cis", question, index, settings)
+    run = _Run("cis", question, index, settings, fused)
     qdc, qstar_vecs = run_qdc(question, index, settings, run=run)
     docs = qdc.documents
     if len(docs) < 2:
@@ -314,16 +335,24 @@ def run_cis(question: str, index: Index, settings: Settings, classifier: Any) ->
     return run.result(kept)
 
 
-def run_strategy(name: str, question: str, index: Index, settings: Settings, classifier: Any = None) -> RetrievalResult:
-    """The one entry point: any strategy by name."""
+def run_strategy(
+    name: str,
+    question: str,
+    index: Index,
+    settings: Settings,
+    classifier: Any = None,
+    fused: list[tuple[int, float]] | None = None,
+) -> RetrievalResult:
+    """The one entry point: any strategy by name. ``fused`` replaces the question's first
+    stage (DMQR); the q* lists of qdc / cfs / cis still use the first-stage retriever."""
     if name in ("bm25", "sm", "hybrid"):
-        return run_single_list(name, question, index, settings)
+        return run_single_list(name, question, index, settings, fused)
     if name == "qdc":
-        return run_qdc(question, index, settings)[0]
+        return run_qdc(question, index, settings, fused=fused)[0]
     if name in ("cfs", "cis"):
         if classifier is None:
             classifier = load_classifier(settings)
-        return (run_cfs if name == "cfs" else run_cis)(question, index, settings, classifier)
+        return (run_cfs if name == "cfs" else run_cis)(question, index, settings, classifier, fused)
     raise InputError(f"unknown strategy {name!r} (choose one of: {', '.join(STRATEGIES)})")
 
 
