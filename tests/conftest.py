@@ -98,6 +98,23 @@ def write_corpus(root: Path) -> Path:
     return root
 
 
+@pytest.fixture()
+def eval_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A session-wide XDG cache for eval tests (the tiny corpus is indexed once, as users
+    get it) that shares the real cache's models folder, so the embedded GGUF (which eval
+    uses to count tokens) is not assembled again into a temp dir."""
+    from drrag_cli.generate.llm import default_model_path
+
+    real_models = default_model_path().parent  # before XDG_CACHE_HOME moves
+    cache = tmp_path_factory.getbasetemp() / "eval-cache"
+    models = cache / "drrag" / "models"
+    if not models.exists():
+        models.parent.mkdir(parents=True, exist_ok=True)
+        models.symlink_to(real_models, target_is_directory=True)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(cache))
+    return cache
+
+
 @pytest.fixture(autouse=True)
 def _isolated_config(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
     """No user config from the developer's machine leaks into a test."""

@@ -7,20 +7,35 @@ from typing import Annotated
 
 import typer
 
-from drrag_cli.cli.common import ConfigOpt, IndexOpt, JsonOpt, print_json, settings_for, stderr_console
+from drrag_cli.cli.common import (
+    ConfigOpt,
+    DslrThresholdOpt,
+    IndexOpt,
+    JsonOpt,
+    RefineOpt,
+    RewriteOpt,
+    RewriteStrategiesOpt,
+    StrategyOpt,
+    method_overrides,
+    print_json,
+    settings_for,
+    stderr_console,
+)
 
 ASK_EXAMPLES = (
     'Examples: drrag ask "In which city was the lead engineer of Project Heron born?"'
     '  |  drrag ask "..." --strategy qdc -k 6 --explain  |  drrag ask "..." --json | jq .answer'
     '  |  drrag ask "..." --model ~/models/qwen2.5-1.5b-instruct-q4_k_m.gguf --stream'
+    '  |  drrag ask "..." --rewrite dmqr --refine dslr  |  drrag ask "..." -s note --explain'
 )
 
-StrategyOpt = Annotated[str | None, typer.Option("--strategy", "-s", help="bm25 | sm | hybrid | qdc | cfs | cis")]
 KOpt = Annotated[int | None, typer.Option("-k", help="Documents for the LLM (CFS/CIS may feed fewer).")]
 K1Opt = Annotated[int | None, typer.Option("--k1", help="Static first-stage documents (default ceil(k/2)).")]
 FirstOpt = Annotated[str | None, typer.Option("--first-stage", help="hybrid | dense | bm25")]
 ThresholdOpt = Annotated[float | None, typer.Option("--threshold", help="Classifier threshold (default: the model's).")]
-ExplainOpt = Annotated[bool, typer.Option("--explain", help="Show every stage: static docs, q*, classifier scores.")]
+ExplainOpt = Annotated[
+    bool, typer.Option("--explain", help="Show every stage: rewrites, static docs, q*, classifier scores, DSLR, notes.")
+]
 
 
 def register(app: typer.Typer) -> None:
@@ -47,6 +62,10 @@ def ask(
     k1: K1Opt = None,
     first_stage: FirstOpt = None,
     threshold: ThresholdOpt = None,
+    rewrite: RewriteOpt = None,
+    rewrite_strategies: RewriteStrategiesOpt = None,
+    refine: RefineOpt = None,
+    dslr_threshold: DslrThresholdOpt = None,
     model: Annotated[
         str | None, typer.Option("--model", help="A local .gguf (default: the embedded Gemma-3-270M).")
     ] = None,
@@ -60,10 +79,14 @@ def ask(
 
     The answer is followed by numbered sources [n] title — path:lines. Documents are
     treated as data: their text is fenced in the prompt and cannot change the output.
+    --rewrite dmqr and --strategy note call the LLM more than once (rewrites are cached).
     """
     from drrag_cli.pipeline import Pipeline
 
-    settings = retrieval_settings(config, index, strategy, k, k1, first_stage, threshold, llm__model_path=model)
+    overrides = method_overrides(rewrite, rewrite_strategies, refine, dslr_threshold)
+    settings = retrieval_settings(
+        config, index, strategy, k, k1, first_stage, threshold, llm__model_path=model, **overrides
+    )
     pipeline = Pipeline(settings)
     streamed = stream and not json_out
 

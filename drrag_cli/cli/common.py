@@ -16,6 +16,40 @@ ConfigOpt = Annotated[
 ]
 IndexOpt = Annotated[str | None, typer.Option("--index", help="Index folder (default: index.path, ./.drrag).")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON document to stdout (for scripts).")]
+StrategyOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--strategy",
+        "-s",
+        help="bm25 | sm | hybrid | qdc | cfs | cis | note, or a combination such as dmqr+cfs+dslr.",
+    ),
+]
+RewriteOpt = Annotated[
+    str | None, typer.Option("--rewrite", help="dmqr = LLM query rewrites fused into the first stage | none.")
+]
+RewriteStrategiesOpt = Annotated[
+    str | None,
+    typer.Option("--rewrite-strategies", help="Comma-separated: gqr,kwr,par,cce, or adaptive (the LLM picks)."),
+]
+RefineOpt = Annotated[
+    str | None, typer.Option("--refine", help="dslr = keep only sentences relevant to the question | none.")
+]
+DslrThresholdOpt = Annotated[
+    float | None, typer.Option("--dslr-threshold", help="DSLR sentence score cutoff (refine.threshold).")
+]
+
+
+def method_overrides(
+    rewrite: str | None, rewrite_strategies: str | None, refine: str | None, dslr_threshold: float | None
+) -> dict[str, Any]:
+    """settings_for(...) keyword overrides of the rewrite / refine flags."""
+    names = [n.strip().lower() for n in rewrite_strategies.split(",") if n.strip()] if rewrite_strategies else None
+    return {
+        "rewrite__method": rewrite.lower() if rewrite else None,
+        "rewrite__strategies": names,
+        "refine__method": refine.lower() if refine else None,
+        "refine__threshold": dslr_threshold,
+    }
 
 
 class State:

@@ -8,13 +8,24 @@ from typing import Annotated, Any
 import typer
 
 from drrag_cli.cli.ask_cmds import FirstOpt, K1Opt, ThresholdOpt, retrieval_settings
-from drrag_cli.cli.common import ConfigOpt, JsonOpt, print_json, stderr_console, stdout_console
+from drrag_cli.cli.common import (
+    ConfigOpt,
+    DslrThresholdOpt,
+    JsonOpt,
+    RewriteStrategiesOpt,
+    method_overrides,
+    print_json,
+    stderr_console,
+    stdout_console,
+)
 from drrag_cli.errors import DrragError, InputError
 
 EVAL_EXAMPLES = (
     "Examples: drrag eval dev500.ircot.jsonl --no-llm -s bm25,hybrid,qdc,cfs -k 3,4,6 --out runs/dev500"
     "  |  drrag eval musique.json --limit 100 --llm-k 4 --out runs/mq  (Ctrl-C, then the same command resumes)"
     "  |  drrag eval questions.json --corpus corpus.json --json | jq '.rows[] | [.strategy, .k, .recall]'"
+    "  |  drrag eval dev500.ircot.jsonl --limit 100 -s cfs,cfs+dslr,dmqr+cfs,dmqr-adaptive+cfs+dslr,note -k 4"
+    "  |  drrag eval dev500.ircot.jsonl --limit 100 -s cfs+dslr -k 4 --calibrate-dslr 50"
 )
 ALL_STRATEGIES = "bm25,sm,hybrid,qdc,cis,cfs"
 
@@ -86,7 +97,15 @@ def eval_(
     corpus: Annotated[
         str | None, typer.Option("--corpus", help="Separate corpus: JSON(L) of {title, text}, or {title: sentences}.")
     ] = None,
-    strategy: Annotated[str, typer.Option("--strategy", "-s", help="Comma-separated strategies.")] = ALL_STRATEGIES,
+    strategy: Annotated[
+        str,
+        typer.Option(
+            "--strategy",
+            "-s",
+            help="Comma-separated: bm25 sm hybrid qdc cis cfs note dmqr dmqr-adaptive, and + combinations "
+            "such as cfs+dslr, dmqr+cfs, dmqr-adaptive+cfs+dslr (each row is named as written).",
+        ),
+    ] = ALL_STRATEGIES,
     k: Annotated[str, typer.Option("-k", help="Comma-separated documents-for-the-LLM values.")] = "3,4,6",
     limit: Annotated[
         int | None,
@@ -115,6 +134,16 @@ def eval_(
     k1: K1Opt = None,
     first_stage: FirstOpt = None,
     threshold: ThresholdOpt = None,
+    dslr_threshold: DslrThresholdOpt = None,
+    calibrate_dslr: Annotated[
+        float | None,
+        typer.Option(
+            "--calibrate-dslr",
+            help="Set the DSLR threshold to this percentile (0-100) of sentence scores over the first 50 "
+            "questions' passages (no labels used), then evaluate.",
+        ),
+    ] = None,
+    rewrite_strategies: RewriteStrategiesOpt = None,
     config: ConfigOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
@@ -125,8 +154,8 @@ def eval_(
     (--chunk-words 1000, as the papers evaluate) and reused by later runs.
 
     Per strategy and k: recall of gold paragraphs among those fed to the LLM,
-    documents fed, EM / F1 / Acc, LLM calls, and seconds per question
-    (retrieve / classify / generate).
+    documents fed, LLM tokens of their text, EM / F1 / Acc, LLM calls (rewrites,
+    notes and the answer), and seconds per question (retrieve / classify / generate).
 
     Ctrl-C prints the partial table; with --out the same command resumes.
     """
@@ -140,14 +169,26 @@ def eval_(
         raise InputError(f"--limit must be at least 1 (got {limit})")
     if offset < 0:
         raise InputError(f"--offset must be 0 or more (got {offset})")
-    settings = retrieval_settings(config, None, None, None, k1, first_stage, threshold, llm__model_path=model)
+    overrides = method_overrides(None, rewrite_strategies, None, dslr_threshold)
+    settings = retrieval_settings(
+        config, None, None, None, k1, first_stage, threshold, llm__model_path=model, **overrides
+    )
     dataset = load_dataset(questions, corpus)
     selected = dataset.examples[offset : offset + limit if limit else None]
     if not selected:
         raise InputError(f"--offset {offset} skips all {len(dataset.examples)} questions of {questions}")
     dataset = dataclasses.replace(dataset, examples=selected)
     err = stderr_console()
-    kwargs: dict[str, Any] = {"llm": llm, "llm_ks": llm_ks, "out": out, "chunk_words": chunk_words, "force": force}
+    if calibrate_dslr is not None and not 0 <= calibrate_dslr <= 100:
+        raise InputError(f"--calibrate-dslr takes a percentile between 0 and 100 (got {calibrate_dslr:g})")
+    kwargs: dict[str, Any] = {
+        "llm": llm,
+        "llm_ks": llm_ks,
+        "out": out,
+        "chunk_words": chunk_words,
+        "force": force,
+        "calibrate_dslr": calibrate_dslr,
+    }
     try:
         if err.is_terminal:
             with _Bar() as bar:
@@ -179,5 +220,12 @@ def _footer(err: Any, result: Any, out: str | None) -> None:  # noqa: ANN401
         say(f"note: {len(meta['warnings'])} gold titles not found in the corpus (see results.json)")
     for note in meta.get("notes", []):
         say(f"note: {note}")
+    cal = meta.get("dslr_calibration")
+    if cal:
+        say(
+            f"dslr threshold {cal['threshold']} = percentile {cal['percentile']:g} of {cal['sentences']} sentence "
+            f"scores ({cal['questions']} questions, {cal['strategy']} k={cal['k']}); "
+            f"keep it with refine.threshold: {cal['threshold']}"
+        )
     if out:
         say(f"wrote {out}/results.json, results.md, per_question.jsonl")

@@ -8,8 +8,13 @@ import typer
 
 from drrag_cli.cli.common import (
     ConfigOpt,
+    DslrThresholdOpt,
     IndexOpt,
     JsonOpt,
+    RefineOpt,
+    RewriteOpt,
+    RewriteStrategiesOpt,
+    method_overrides,
     print_json,
     settings_for,
     stderr_console,
@@ -132,9 +137,15 @@ def search(
     k: Annotated[int | None, typer.Option("-k", help="How many passages.")] = None,
     strategy: Annotated[
         str | None,
-        typer.Option("--strategy", "-s", help="A DR-RAG strategy (qdc | cfs | cis | ...): show its context."),
+        typer.Option(
+            "--strategy", "-s", help="A DR-RAG strategy (qdc | cfs | cis | dmqr+cfs+dslr ...): show its context."
+        ),
     ] = None,
     explain: Annotated[bool, typer.Option("--explain", help="With --strategy: show every stage.")] = False,
+    rewrite: RewriteOpt = None,
+    rewrite_strategies: RewriteStrategiesOpt = None,
+    refine: RefineOpt = None,
+    dslr_threshold: DslrThresholdOpt = None,
     index: IndexOpt = None,
     config: ConfigOpt = None,
     json_out: JsonOpt = False,
@@ -142,8 +153,11 @@ def search(
     """Retrieve passages, no LLM: hybrid (BM25 + dense, fused by RRF), bm25 or dense —
     or, with --strategy, the exact context a DR-RAG strategy would feed the LLM.
     """
+    overrides = method_overrides(rewrite, rewrite_strategies, refine, dslr_threshold)
+    if strategy is None and any(v is not None for v in overrides.values()):
+        strategy = load_settings_strategy(config)
     if strategy is not None:
-        _search_strategy(query, strategy, k, index, config, json_out, explain)
+        _search_strategy(query, strategy, k, index, config, json_out, explain, overrides)
         return
     from drrag_cli.index.api import Index
 
@@ -176,19 +190,36 @@ def search(
     print_hits(hits, query, settings.search.mode)
 
 
+def load_settings_strategy(config: str | None) -> str:
+    return settings_for(config).retrieval.strategy
+
+
 def _search_strategy(
-    query: str, strategy: str, k: int | None, index: str | None, config: str | None, json_out: bool, explain: bool
+    query: str,
+    strategy: str,
+    k: int | None,
+    index: str | None,
+    config: str | None,
+    json_out: bool,
+    explain: bool,
+    overrides: dict,
 ) -> None:
     from drrag_cli.pipeline import AskResult, Pipeline
 
-    settings = settings_for(config, index, retrieval__strategy=strategy, retrieval__k=k)
-    retrieval = Pipeline(settings).retrieve(query)
+    settings = settings_for(config, index, retrieval__strategy=strategy, retrieval__k=k, **overrides)
+    pipeline = Pipeline(settings)
+    retrieval = pipeline.retrieve(query)
     if json_out:
         out = AskResult(query, retrieval, None, dict(retrieval.timings)).to_json(explain=explain)
         out.pop("answer")
-        out.pop("llm_calls")
+        out.pop("tokens_fed")  # counting needs the LLM's tokenizer; DSLR's refine section has its counts
+        if not retrieval.llm_calls:
+            out.pop("llm_calls")
+        fed = {p.passage_id: p.text for p in retrieval.passages}
         for doc, selected in zip(out["documents"], retrieval.documents, strict=True):
             doc["text"] = selected.passage.text
+            if retrieval.refined is not None:
+                doc["refined_text"] = fed.get(selected.passage.passage_id)
         print_json(out)
         return
     from drrag_cli.cli.render import print_context, print_trace

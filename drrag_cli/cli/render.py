@@ -94,6 +94,39 @@ def print_answer(result, already_streamed: bool = False) -> None:  # noqa: ANN00
             f"[yellow]note:[/yellow] {len(result.answer.trimmed)} lower-ranked passage(s) left out to fit llm.n_ctx",
             highlight=False,
         )
+    print_method_notes(result.retrieval, console)
+    if result.note is not None:
+        console.print(
+            f"[dim]adaptive-note: {result.llm_calls} LLM calls, {len(result.note.queries)} queries, "
+            f"stopped: {escape(result.note.stop_reason)}[/dim]",
+            highlight=False,
+        )
+        for line in result.note.fallbacks:
+            console.print(f"[yellow]note:[/yellow] {escape(line)}", highlight=False)
+
+
+def print_method_notes(retrieval, console) -> None:  # noqa: ANN001 - RetrievalResult
+    """One line each for DMQR (rewrites, fallbacks) and DSLR (tokens saved, rescued/dropped passages)."""
+    from rich.markup import escape
+
+    rw = retrieval.rewrites
+    if rw is not None:
+        used = [r.strategy for r in rw.items if r.usable]
+        console.print(
+            f"[dim]dmqr: {len(used)} rewrite(s) ({', '.join(used) or 'none'}) + the question, "
+            f"{rw.llm_calls} LLM call(s)[/dim]",
+            highlight=False,
+        )
+        for line in rw.fallbacks:
+            console.print(f"[yellow]note:[/yellow] {escape(line)}", highlight=False)
+    ref = retrieval.refined
+    if ref is not None:
+        console.print(
+            f"[dim]dslr: {ref.tokens_before} → {ref.tokens_after} tokens (threshold {ref.threshold:.3f})[/dim]",
+            highlight=False,
+        )
+        for line in ref.notes:
+            console.print(f"[yellow]note:[/yellow] {escape(line)}", highlight=False)
 
 
 def print_context(retrieval) -> None:  # noqa: ANN001 - RetrievalResult
@@ -103,6 +136,7 @@ def print_context(retrieval) -> None:  # noqa: ANN001 - RetrievalResult
     console = stdout_console()
     if not retrieval.documents:
         console.print("no documents selected", highlight=False)
+    fed = {p.passage_id: p.text for p in retrieval.passages}  # DSLR-refined text when refined
     for n, d in enumerate(retrieval.documents, start=1):
         prob = "" if d.classifier_prob is None else f"  p={d.classifier_prob:.2f}"
         console.print(
@@ -110,7 +144,10 @@ def print_context(retrieval) -> None:  # noqa: ANN001 - RetrievalResult
             f"[bold]{escape(d.passage.title)}[/bold]  [dim]{escape(location(d.passage))}[/dim]",
             highlight=False,
         )
-        console.print(f"    {escape(snippet(d.passage.text))}", highlight=False)
+        text = fed.get(d.passage.passage_id)
+        shown = escape(snippet(text)) if text is not None else "[dim](dropped by dslr)[/dim]"
+        console.print(f"    {shown}", highlight=False)
+    print_method_notes(retrieval, console)
 
 
 def print_trace(retrieval, console) -> None:  # noqa: ANN001
@@ -118,6 +155,11 @@ def print_trace(retrieval, console) -> None:  # noqa: ANN001
     from rich.markup import escape
 
     t = retrieval.trace
+    if "dmqr" in t:
+        _trace_dmqr(t["dmqr"], console)
+    if "steps" in t:
+        _trace_note(t, console)
+        return
     console.print(
         f"[bold]strategy[/bold] {t.get('strategy')}  k={t.get('k')}  first stage={t.get('first_stage')}"
         + (f"  k1={t['k1']}" if "k1" in t else "")
@@ -148,3 +190,53 @@ def print_trace(retrieval, console) -> None:  # noqa: ANN001
             highlight=False,
         )
     console.print(f"  [bold]kept[/bold] {t.get('kept')}", highlight=False)
+    if "dslr" in t:
+        _trace_dslr(t["dslr"], console)
+
+
+def _trace_dmqr(d: dict[str, Any], console) -> None:  # noqa: ANN001
+    from rich.markup import escape
+
+    head = f"[bold]dmqr[/bold] requested {','.join(d['requested'])}  ran {','.join(d['chosen'])}"
+    if d.get("selection"):
+        head += f"  (selector said: {escape(d['selection'])})"
+    console.print(head, highlight=False)
+    status = {r["strategy"]: r["status"] for r in d["rewrites"]}
+    for q in d.get("queries", []):
+        console.print(
+            f"  [bold]{q['strategy']:<8}[/bold] {escape(snippet(q['text'], 160))}  top {q['top']}", highlight=False
+        )
+    for r in d["rewrites"]:
+        if status[r["strategy"]].startswith("skipped"):
+            console.print(f"  [yellow]{r['strategy']:<8}[/yellow] {escape(r['status'])}", highlight=False)
+    console.print(f"  fused top {d.get('fused_top')}", highlight=False)
+
+
+def _trace_dslr(d: dict[str, Any], console) -> None:  # noqa: ANN001
+    from rich.markup import escape
+
+    console.print(
+        f"[bold]dslr[/bold] threshold {d['threshold']}  sentences {d['sentences_before']} → {d['sentences_after']}"
+        f"  tokens {d['tokens_before']} → {d['tokens_after']}",
+        highlight=False,
+    )
+    for p in d["passages"]:
+        scores = " ".join(
+            f"[green]{s:.2f}[/green]" if i in p["kept"] else f"[dim]{s:.2f}[/dim]" for i, s in enumerate(p["scores"])
+        )
+        flag = "  (dropped)" if p["dropped"] else "  (best sentence kept)" if p["rescued"] else ""
+        console.print(f"  #{p['passage_id']} {escape(p['title'])}: {scores}{flag}", highlight=False)
+
+
+def _trace_note(t: dict[str, Any], console) -> None:  # noqa: ANN001
+    from rich.markup import escape
+
+    console.print(f"[bold]adaptive-note[/bold] stop: {escape(str(t.get('stop_reason')))}", highlight=False)
+    for step in t["steps"]:
+        label = f"{step.get('step')} {step.get('n', '')}".strip()
+        console.print(
+            f"  [bold]{escape(label)}[/bold] query: {escape(snippet(str(step.get('query', '')), 160))}"
+            f"  retrieved {step.get('retrieved')}  verdict: {escape(str(step.get('verdict', '-')))}",
+            highlight=False,
+        )
+        console.print(f"    note: {escape(snippet(str(step.get('note', '')), 400))}", highlight=False)

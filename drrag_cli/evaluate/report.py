@@ -24,6 +24,7 @@ COLUMNS = (
     ("k", "k", None),
     ("recall", "recall %", 1),
     ("docs_fed", "docs fed", 2),
+    ("tokens_fed", "tokens fed", 0),
     ("em", "EM %", 1),
     ("f1", "F1 %", 1),
     ("acc", "Acc %", 1),
@@ -82,8 +83,16 @@ def rich_table(result: EvalResult) -> Table:
         header_style="bold underline",
         highlight=False,
     )
-    shown = ("strategy", "k", "recall", "docs_fed", "em", "f1", "acc", "llm_calls", "sec_per_q")
-    headers = {"recall": "recall", "docs_fed": "docs", "em": "EM", "f1": "F1", "acc": "Acc", "llm_calls": "LLM"}
+    shown = ("strategy", "k", "recall", "docs_fed", "tokens_fed", "em", "f1", "acc", "llm_calls", "sec_per_q")
+    headers = {
+        "recall": "recall",
+        "docs_fed": "docs",
+        "tokens_fed": "tok",
+        "em": "EM",
+        "f1": "F1",
+        "acc": "Acc",
+        "llm_calls": "LLM",
+    }
     for key in shown:
         header = headers.get(key, "s/q" if key == "sec_per_q" else key)
         justify = "left" if key == "strategy" else "right"

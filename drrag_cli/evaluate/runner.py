@@ -40,7 +40,19 @@ if TYPE_CHECKING:
     from drrag_cli.pipeline import Pipeline
 
 EVAL_CHUNK_WORDS = 1000  # one paragraph = one passage (multi-hop paragraphs are < 1000 words)
-METRICS = ("recall", "docs_fed", "em", "f1", "acc", "llm_calls", "sec_per_q", "retrieve_s", "classify_s", "generate_s")
+METRICS = (
+    "recall",
+    "docs_fed",
+    "tokens_fed",
+    "em",
+    "f1",
+    "acc",
+    "llm_calls",
+    "sec_per_q",
+    "retrieve_s",
+    "classify_s",
+    "generate_s",
+)
 ROW_KEYS = ("strategy", "k", *METRICS, "n")
 
 # progress(done, total, record): once at the start (record None), then after each unit.
@@ -127,22 +139,33 @@ def paragraph_key_of(source: str) -> str:
 
 # -- one unit: a question under one strategy and k ------------------------------------------
 def evaluate_one(pipeline: Pipeline, ex: QAExample, qid: str, strategy: str, k: int, with_llm: bool) -> dict:
-    """Run one question with ``settings.retrieval.k`` already set to ``k``; one record."""
+    """Run one question with ``settings.retrieval.k`` already set to ``k``; one record.
+
+    ``strategy`` is a spec of :mod:`drrag_cli.plan` run exactly as written (the config's
+    rewrite / refine methods do not apply). Adaptive-Note always answers: its notes are
+    LLM output, so "retrieval only" has no meaning for it.
+    """
     t0 = time.perf_counter()
-    if with_llm:
-        asked = pipeline.ask(ex.question, strategy)
+    plan = pipeline.plan(strategy, use_config=False)
+    llm_calls: int | None = None
+    if with_llm or plan.strategy == "note":
+        asked = pipeline.ask(ex.question, plan)
         retrieval, answer = asked.retrieval, asked.answer
         fed = answer.passages
         timings = {k_: round(v, 4) for k_, v in asked.timings.items()}
+        tokens_fed, llm_calls = asked.tokens_fed, asked.llm_calls
+        if not with_llm:
+            answer = None  # the note's answer is not scored in a retrieval-only run
     else:
-        retrieval = pipeline.retrieve(ex.question, strategy)
+        retrieval = pipeline.retrieve(ex.question, plan)
         answer, fed = None, retrieval.passages
         timings = {
-            "retrieve_s": round(retrieval.timings["retrieve_s"], 4),
-            "classify_s": round(retrieval.timings["classify_s"], 4),
+            **{t: round(v, 4) for t, v in retrieval.timings.items()},
             "generate_s": None,
             "total_s": round(time.perf_counter() - t0, 4),
         }
+        tokens_fed = sum(pipeline.count_tokens(p.text) for p in fed)
+        llm_calls = retrieval.llm_calls if plan.rewrite else None
     fed_keys = list(dict.fromkeys(paragraph_key_of(p.source) for p in fed))
     record: dict[str, Any] = {
         "qid": qid,
@@ -153,17 +176,24 @@ def evaluate_one(pipeline: Pipeline, ex: QAExample, qid: str, strategy: str, k: 
         "fed": fed_keys,
         "recall": recall(fed_keys, ex.gold_keys),
         "docs_fed": len(fed),
+        "tokens_fed": tokens_fed,
         "retrieved": len(retrieval.documents),
         "answer": None,
         "answers": ex.answers,
         "em": None,
         "f1": None,
         "acc": None,
-        "llm_calls": None,
+        "llm_calls": llm_calls,
         "timings": timings,
     }
+    if retrieval.refined is not None:
+        record["tokens_selected"] = retrieval.refined.tokens_before
+    if retrieval.rewrites is not None:
+        record["rewrites"] = [[r.strategy, r.text, r.status] for r in retrieval.rewrites.items]
+    if pipeline_note := (retrieval.trace.get("stop_reason") if plan.strategy == "note" else None):
+        record["stop_reason"] = pipeline_note
     if answer is not None:
-        record.update(answer=answer.text, llm_calls=answer.llm_calls, trimmed=len(answer.trimmed))
+        record.update(answer=answer.text, trimmed=len(answer.trimmed))
         record.update(answer_scores(answer.text, ex.answers))
     return record
 
@@ -181,7 +211,7 @@ def aggregate(records: Sequence[dict[str, Any]], strategies: Sequence[str], ks: 
                 continue
             flat = [
                 {
-                    **{m: r.get(m) for m in ("recall", "docs_fed", "em", "f1", "acc", "llm_calls")},
+                    **{m: r.get(m) for m in ("recall", "docs_fed", "tokens_fed", "em", "f1", "acc", "llm_calls")},
                     "sec_per_q": r["timings"].get("total_s"),
                     **{t: r["timings"].get(t) for t in ("retrieve_s", "classify_s", "generate_s")},
                 }
@@ -197,13 +227,12 @@ def aggregate(records: Sequence[dict[str, Any]], strategies: Sequence[str], ks: 
 
 # -- the run ---------------------------------------------------------------------------------
 def _check_plan(strategies: Sequence[str], ks: Sequence[int], llm_ks: Sequence[int]) -> None:
-    from drrag_cli.retrieve.strategies import STRATEGIES
+    from drrag_cli.plan import known, parse_plan
 
     if not strategies:
-        raise InputError(f"no strategy given; choose from {', '.join(STRATEGIES)}")
-    unknown = [s for s in strategies if s not in STRATEGIES]
-    if unknown:
-        raise InputError(f"unknown strategy {unknown[0]!r}; choose from {', '.join(STRATEGIES)}")
+        raise InputError(f"no strategy given; choose from {known()}")
+    for spec in strategies:
+        parse_plan(spec)  # an unknown or malformed spec fails here, before indexing
     if not ks or any(k < 1 for k in ks):
         raise InputError(f"-k needs positive document counts like 3,4,6 (got {list(ks)})")
     extra = sorted(set(llm_ks) - set(ks))
@@ -229,8 +258,7 @@ def warm_up(pipeline: Pipeline, strategies: Sequence[str], llm: bool) -> float:
     if set(strategies) != {"bm25"} or pipeline.settings.retrieval.first_stage != "bm25":
         index.embed(["warm-up"])
     index.bm25_ranked("warm up", 1)
-    if llm:
-        getattr(pipeline.generator, "model", None)
+    getattr(pipeline.generator, "model", None)  # tokens_fed is counted with its tokenizer even without --llm
     return round(time.perf_counter() - t0, 3)
 
 
@@ -250,11 +278,56 @@ def fingerprint(dataset: Dataset, settings: Settings, strategies, ks, llm: bool,
         "search": {"rrf_k": s.search.rrf_k, "candidates": s.search.candidates},
         "retrieval": {f: getattr(s.retrieval, f) for f in ("k1", "first_stage", "depth", "per_static")},
     }
-    if {"cfs", "cis"} & set(strategies):
+    parts = {part for spec in strategies for part in spec.split("+")}
+    if {"cfs", "cis"} & parts:
         run["classifier"] = dataclasses.asdict(s.classifier)
-    if llm:
+    if llm or parts & {"dmqr", "dmqr-adaptive", "note", "dslr"}:  # dslr counts tokens with the LLM's tokenizer
         run["llm_settings"] = {f: getattr(s.llm, f) for f in ("model_path", "n_ctx", "max_tokens", "temperature")}
+    if "dslr" in parts:
+        run["refine"] = {f: getattr(s.refine, f) for f in ("scorer", "threshold", "empty")}
+    if parts & {"dmqr", "dmqr-adaptive"}:
+        run["rewrite"] = {"strategies": s.rewrite.strategies, "max_tokens": s.rewrite.max_tokens}
+    if "note" in parts:
+        run["note"] = dataclasses.asdict(s.note)
     return run
+
+
+CALIBRATION_QUESTIONS = 50
+
+
+def calibrate(pipeline: Pipeline, dataset: Dataset, strategies: Sequence[str], k: int, percentile: float) -> dict:
+    """The DSLR threshold as the ``percentile`` of sentence scores over sample questions.
+
+    Sample = the first :data:`CALIBRATION_QUESTIONS` questions, each retrieved with the
+    first ``+dslr`` spec minus its dslr part, at ``k``; every sentence of every selected
+    passage is scored against its question. No gold label is used.
+    """
+    from drrag_cli.plan import parse_plan
+    from drrag_cli.refine.dslr import calibrate_threshold, make_scorer, split_sentences
+
+    spec = next(s for s in strategies if "dslr" in s.split("+"))
+    base = "+".join(p for p in spec.split("+") if p != "dslr") or "hybrid"
+    plan = parse_plan(base)
+    settings = pipeline.settings
+    scorer = make_scorer(settings.refine.scorer, pipeline.index.embed)
+    original_k, settings.retrieval.k = settings.retrieval.k, k
+    scores: list[float] = []
+    sample = dataset.examples[:CALIBRATION_QUESTIONS]
+    try:
+        for ex in sample:
+            for p in pipeline.retrieve(ex.question, plan).passages:
+                scores += scorer.score(ex.question, split_sentences(p.text) or [p.text])
+    finally:
+        settings.retrieval.k = original_k
+    threshold = round(calibrate_threshold(scores, percentile), 4)
+    return {
+        "percentile": percentile,
+        "threshold": threshold,
+        "strategy": base,
+        "k": k,
+        "questions": len(sample),
+        "sentences": len(scores),
+    }
 
 
 def run_eval(
@@ -271,6 +344,7 @@ def run_eval(
     chunk_words: int | None = EVAL_CHUNK_WORDS,
     force: bool = False,
     build_progress: BuildProgress | None = None,
+    calibrate_dslr: float | None = None,
 ) -> EvalResult:
     """Evaluate ``dataset`` under every strategy × k; rows aggregate per (strategy, k).
 
@@ -282,6 +356,9 @@ def run_eval(
     ``out/per_question.jsonl`` and writes ``results.json``, ``results.md`` and a plot;
     ``force`` discards an ``out`` made with other settings. Ctrl-C raises
     :class:`EvalInterrupted` carrying the partial result, after writing it.
+    ``calibrate_dslr`` = P sets ``refine.threshold`` to the P-th percentile of the
+    sentence scores of the first :data:`CALIBRATION_QUESTIONS` questions' passages
+    (see :func:`calibrate`) before anything runs; it uses no gold labels.
     """
     started = time.perf_counter()
     strategies, ks = list(dict.fromkeys(strategies)), list(dict.fromkeys(ks))
@@ -293,8 +370,13 @@ def run_eval(
             settings.set("index.chunk_words", chunk_words)
     else:
         settings = pipeline.settings
+    calibration = None
+    if calibrate_dslr is not None and not any("dslr" in spec.split("+") for spec in strategies):
+        raise InputError("--calibrate-dslr needs a strategy with +dslr (e.g. -s cfs+dslr)")
     run = fingerprint(dataset, settings, strategies, ks, llm, llm_ks)
-    outdir = OutDir(Path(out), run, force) if out is not None else None  # refuse before indexing
+    outdir = None
+    if out is not None and calibrate_dslr is None:
+        outdir = OutDir(Path(out), run, force)  # refuse before indexing
     if pipeline is None:
         from drrag_cli.pipeline import Pipeline
 
@@ -302,11 +384,14 @@ def run_eval(
         pipeline = Pipeline(settings)
     else:
         passages = int(pipeline.index.manifest.get("counts", {}).get("passages", 0))
-    if {"cfs", "cis"} & set(strategies):
+    if calibrate_dslr is not None:
+        calibration = calibrate(pipeline, dataset, strategies, max(ks), calibrate_dslr)
+        settings.refine.threshold = calibration["threshold"]
+        run = fingerprint(dataset, settings, strategies, ks, llm, llm_ks)
+        outdir = OutDir(Path(out), run, force) if out is not None else None
+    if {"cfs", "cis"} & {part for spec in strategies for part in spec.split("+")}:
         pipeline.classifier  # noqa: B018 - a missing classifier fails now, not after an hour
-    model = None
-    if llm and llm_ks:
-        model = str(getattr(pipeline.generator, "model_path", "") or "") or None
+    model = str(getattr(pipeline.generator, "model_path", "") or "") or None  # also the tokenizer of tokens_fed
     qids = _unique_qids(dataset.examples)
     asked = {ex.qid for ex in dataset.examples}
     units = [(ex, qid, s, k) for ex, qid in zip(dataset.examples, qids, strict=True) for s in strategies for k in ks]
@@ -325,6 +410,8 @@ def run_eval(
         "warnings": [w for w in dataset.warnings if w.split(": ", 1)[0] in asked],
         "resumed": resumed,
     }
+    if calibration is not None:
+        meta["dslr_calibration"] = calibration
 
     def result(interrupted: bool = False) -> EvalResult:
         meta.update(

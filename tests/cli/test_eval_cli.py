@@ -20,9 +20,8 @@ def gguf() -> Path:
 
 
 @pytest.fixture()
-def data(tmp_path_factory: pytest.TempPathFactory, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+def data(eval_cache: Path, tmp_path: Path) -> Path:
     """The tiny set in the working dir, a session-wide eval cache, one torch / two llama threads."""
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.getbasetemp() / "eval-cache"))
     (tmp_path / "drrag.yaml").write_text("embedding:\n  threads: 1\nllm:\n  threads: 2\n", encoding="utf-8")
     return tiny.write(tmp_path / "tiny.ircot.jsonl")
 

@@ -31,9 +31,8 @@ def make_settings() -> Settings:
 
 
 @pytest.fixture(autouse=True)
-def _eval_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+def _eval_cache(eval_cache: Path) -> None:
     """One cache for the session: the tiny corpus is indexed once, as users get it."""
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.getbasetemp() / "eval-cache"))
 
 
 @pytest.fixture(scope="module")
@@ -54,7 +53,8 @@ def test_no_llm_end_to_end(dataset, tmp_path: Path) -> None:  # noqa: ANN001
     assert data == json.loads(json.dumps(result.to_json()))
     assert (data["dataset"], data["format"], data["questions"]) == ("tiny.ircot", "ircot", 4)
     assert data["corpus_passages"] == tiny.N_PARAGRAPHS  # deduplicated, one passage per paragraph
-    assert data["settings"]["index"]["chunk_words"] == 1000 and data["model"] is None
+    assert data["settings"]["index"]["chunk_words"] == 1000
+    assert data["model"].endswith(".gguf")  # tokens_fed is counted with the LLM's tokenizer
     assert data["complete"] and not data["interrupted"] and data["computed"] == 4 * len(strategies) * len(ks)
     assert [(r["strategy"], r["k"]) for r in data["rows"]] == [(s, k) for s in strategies for k in ks]
     for row in data["rows"]:
