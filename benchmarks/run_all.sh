@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
 # Every number in docs/BENCHMARKS.md comes from this script (run on a quiet machine).
-#   bash benchmarks/run_all.sh [step...]     steps: index retrieval ask sample gemma qwen
+#   bash benchmarks/run_all.sh [step...]     steps: index retrieval ask sample gemma qwen dslr-tune methods
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=.venv/bin/python
 DRRAG=".venv/bin/drrag"
 DATA=../shared/data
 OUT=benchmarks/out
-mkdir -p "$OUT"
+mkdir -p "$OUT" "$OUT/tune"
 steps=("$@")
-[ ${#steps[@]} -eq 0 ] && steps=(index retrieval ask sample gemma qwen)
+[ ${#steps[@]} -eq 0 ] && steps=(index retrieval ask sample gemma qwen dslr-tune methods)
 QWEN=$HOME/.cache/drrag/models/qwen2.5-coder-1.5b-instruct-q4_k_m.gguf
 HOT="$DATA/hotpotqa/dev500.ircot.jsonl"
 MUS="$DATA/musique/dev100.musique.json"
@@ -33,6 +33,16 @@ for step in "${steps[@]}"; do
       [ -f "$QWEN" ] || $PY benchmarks/get_qwen.py
       /usr/bin/time -f "wall %es" $DRRAG eval "$HOT" --limit 100 -s cfs -k 4 --model "$QWEN" -c benchmarks/bench.yaml --out "$OUT/eval-hotpot-qwen" --force --json > /dev/null
       /usr/bin/time -f "wall %es" $DRRAG eval "$MUS" --limit 100 -s cfs -k 4 --model "$QWEN" -c benchmarks/bench.yaml --out "$OUT/eval-musique-qwen" --force --json > /dev/null ;;
+    dslr-tune)
+      # DSLR threshold = percentile P of sentence scores, chosen on dev500 q400-499 (never reported)
+      for P in 30 50 70 90; do
+        $DRRAG eval "$HOT" --offset 400 --limit 100 -s cfs+dslr -k 4 -c benchmarks/bench.yaml --calibrate-dslr $P --out "$OUT/tune/p$P" --force --json > "$OUT/tune/p$P.json"
+      done
+      $DRRAG eval "$HOT" --offset 400 --limit 100 -s cfs -k 4 -c benchmarks/bench.yaml --out "$OUT/tune/base" --force --json > "$OUT/tune/base.json" ;;
+    methods)
+      M=cfs,cfs+dslr,dmqr,dmqr+cfs,dmqr-adaptive+cfs+dslr,note
+      /usr/bin/time -f "wall %es" $DRRAG eval "$HOT" --limit 100 -s $M -k 4 -c benchmarks/methods.yaml --out "$OUT/eval-hotpot-methods" --force --json > /dev/null
+      /usr/bin/time -f "wall %es" $DRRAG eval "$MUS" --limit 100 -s $M -k 4 -c benchmarks/methods.yaml --out "$OUT/eval-musique-methods" --force --json > /dev/null ;;
     *) echo "unknown step $step" >&2; exit 1 ;;
   esac
 done

@@ -48,7 +48,7 @@ class SearchSettings:
 
 @dataclass
 class RetrievalSettings:
-    strategy: str = "cfs"  # bm25 | sm | hybrid | qdc | cfs | cis
+    strategy: str = "cfs"  # bm25 | sm | hybrid | qdc | cfs | cis | note, or a spec like dmqr+cfs+dslr
     k: int = 4  # documents for the LLM
     k1: int = 0  # static (first-stage) documents; 0 = ceil(k / 2) (the paper: k/2)
     first_stage: str = "hybrid"  # hybrid | dense | bm25
@@ -76,7 +76,7 @@ class LLMSettings:
 class RefineSettings:
     method: str = "none"  # none | dslr (sentence-level refinement of the selected passages)
     scorer: str = "dense"  # dense = cosine between question and sentence with the embedding model
-    threshold: float = 0.3  # sentences scoring below are dropped; see `drrag eval --calibrate-dslr`
+    threshold: float = 0.5  # sentences scoring below are dropped (~P67 on HotpotQA); see --calibrate-dslr
     empty: str = "keep-best"  # a passage with no sentence over the threshold: keep-best | drop
 
 

@@ -93,3 +93,45 @@ def test_errors_are_one_line_exit_1(cli, data: Path, tmp_path: Path, make, extra
 def test_help_has_examples(cli) -> None:  # noqa: ANN001
     code, stdout, _ = cli("eval", "--help")
     assert code == 0 and "Example" in stdout and "--no-llm" in stdout and "resume" in stdout
+
+
+def test_method_specs_are_rows_with_tokens_and_calls(cli, data: Path, tmp_path: Path) -> None:  # noqa: ANN001
+    """cfs+dslr, dmqr+cfs and note with the embedded GGUF: named rows, tokens_fed, LLM calls."""
+    out = tmp_path / "out"
+    specs = "cfs,cfs+dslr,dmqr+cfs,note"
+    code, stdout, stderr = cli(
+        "eval", str(data), "--limit", "2", "--no-llm", "-s", specs, "-k", "2", "--calibrate-dslr", "50",
+        "--out", str(out), "--json",
+    )  # fmt: skip
+    assert code == 0, stderr
+    res = json.loads(stdout)
+    rows = {r["strategy"]: r for r in res["rows"]}
+    assert list(rows) == specs.split(",")
+    assert all(r["tokens_fed"] > 0 and r["n"] == 2 for r in rows.values())
+    assert rows["cfs+dslr"]["tokens_fed"] <= rows["cfs"]["tokens_fed"]
+    assert rows["cfs"]["llm_calls"] is None and rows["cfs+dslr"]["llm_calls"] is None  # no LLM asked for
+    assert rows["dmqr+cfs"]["llm_calls"] >= 1  # the rewrites (cached after the first run of a question)
+    assert rows["note"]["llm_calls"] >= 2 and rows["note"]["em"] is None  # a note run, answers not scored
+    cal = res["dslr_calibration"]
+    assert cal["percentile"] == 50 and cal["strategy"] == "cfs" and cal["sentences"] > 0
+    assert res["settings"]["refine"]["threshold"] == cal["threshold"]
+    assert f"refine.threshold: {cal['threshold']}" in stderr
+    recs = [json.loads(line) for line in (out / "per_question.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert all("stop_reason" in r for r in recs if r["strategy"] == "note")
+    assert all(len(r["rewrites"]) == 4 for r in recs if r["strategy"] == "dmqr+cfs")
+    assert all(r["tokens_selected"] >= r["tokens_fed"] for r in recs if r["strategy"] == "cfs+dslr")
+
+
+@pytest.mark.parametrize(
+    ("extra", "needle"),
+    [
+        (("-s", "cfs+qdc"), "two strategy parts"),
+        (("-s", "note+dslr"), "run it alone"),
+        (("-s", "cfs", "--calibrate-dslr", "50"), "needs a strategy with +dslr"),
+        (("-s", "cfs+dslr", "--calibrate-dslr", "150"), "between 0 and 100"),
+    ],
+)
+def test_method_spec_errors(cli, data: Path, extra: tuple[str, ...], needle: str) -> None:  # noqa: ANN001
+    code, stdout, stderr = cli("eval", str(data), "--no-llm", *extra)
+    assert code == 1 and stdout == "" and needle in stderr, stderr
+    assert len(stderr.strip().splitlines()) == 1
