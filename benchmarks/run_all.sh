@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Every number in docs/BENCHMARKS.md comes from this script (run on a quiet machine).
-#   bash benchmarks/run_all.sh [step...]     steps: index retrieval ask sample gemma qwen dslr-tune methods
+#   bash benchmarks/run_all.sh [step...]     steps: index retrieval ask sample gemma qwen dslr-tune methods methods-qwen
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=.venv/bin/python
@@ -9,7 +9,7 @@ DATA=../shared/data
 OUT=benchmarks/out
 mkdir -p "$OUT" "$OUT/tune"
 steps=("$@")
-[ ${#steps[@]} -eq 0 ] && steps=(index retrieval ask sample gemma qwen dslr-tune methods)
+[ ${#steps[@]} -eq 0 ] && steps=(index retrieval ask sample gemma qwen dslr-tune methods methods-qwen)
 QWEN=$HOME/.cache/drrag/models/qwen2.5-coder-1.5b-instruct-q4_k_m.gguf
 HOT="$DATA/hotpotqa/dev500.ircot.jsonl"
 MUS="$DATA/musique/dev100.musique.json"
@@ -43,6 +43,10 @@ for step in "${steps[@]}"; do
       M=cfs,cfs+dslr,dmqr,dmqr+cfs,dmqr-adaptive+cfs+dslr,note
       /usr/bin/time -f "wall %es" $DRRAG eval "$HOT" --limit 100 -s $M -k 4 -c benchmarks/methods.yaml --out "$OUT/eval-hotpot-methods" --force --json > /dev/null
       /usr/bin/time -f "wall %es" $DRRAG eval "$MUS" --limit 100 -s $M -k 4 -c benchmarks/methods.yaml --out "$OUT/eval-musique-methods" --force --json > /dev/null ;;
+    methods-qwen)
+      # the same methods through an instruct model's chat template (40 questions: ~1 min each for note)
+      [ -f "$QWEN" ] || $PY benchmarks/get_qwen.py
+      /usr/bin/time -f "wall %es" $DRRAG eval "$HOT" --limit 40 -s cfs,cfs+dslr,dmqr+cfs,dmqr-adaptive+cfs+dslr,note -k 4 --model "$QWEN" -c benchmarks/methods.yaml --out "$OUT/eval-hotpot-methods-qwen" --force --json > /dev/null ;;
     *) echo "unknown step $step" >&2; exit 1 ;;
   esac
 done

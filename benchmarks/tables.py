@@ -70,6 +70,27 @@ def qa_table(names: list[tuple[str, str]]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def methods_table(names: list[tuple[str, str]]) -> str:
+    """Issue 6 rows: recall, docs and tokens fed, EM/F1/Acc, LLM calls and seconds per question."""
+    lines = [
+        "| data, model | strategy | recall | docs fed | tokens fed | EM | F1 | Acc | LLM calls/q | s/q |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for label, name in names:
+        res = load(name)
+        if res is None:
+            lines.append(f"| {label} | (missing {name}) |||||||||")
+            continue
+        for r in res["rows"]:
+            tokens = "–" if r.get("tokens_fed") is None else f"{r['tokens_fed']:.0f}"
+            calls = "–" if r.get("llm_calls") is None else f"{r['llm_calls']:.2f}"
+            lines.append(
+                f"| {label} | {r['strategy']} | {fmt(r['recall'])} | {r['docs_fed']:.2f} | {tokens} | {fmt(r['em'])} | "
+                f"{fmt(r['f1'])} | {fmt(r['acc'])} | {calls} | {fmt(r['sec_per_q'], 1, 2)} |"
+            )
+    return "\n".join(lines) + "\n"
+
+
 def main() -> None:
     print("### HotpotQA dev500, questions 0–249\n")
     print(retrieval_table("eval-hotpot-retrieval", "hotpot", "eval-hotpot-cfs-best"))
@@ -78,6 +99,17 @@ def main() -> None:
     print("### Answers\n")
     print(qa_table([("Gemma-3-270M (HotpotQA)", "eval-hotpot-gemma"), ("Qwen2.5-1.5B (HotpotQA)", "eval-hotpot-qwen"),
                     ("Gemma-3-270M (MuSiQue)", "eval-musique-gemma"), ("Qwen2.5-1.5B (MuSiQue)", "eval-musique-qwen")]))
+    print("### DMQR, DSLR, Adaptive-Note (k = 4)\n")
+    print(methods_table([("HotpotQA, Gemma", "eval-hotpot-methods"), ("MuSiQue, Gemma", "eval-musique-methods"),
+                         ("HotpotQA, Qwen", "eval-hotpot-methods-qwen")]))
+    print("### DSLR threshold (HotpotQA dev500 q400–499, Gemma, cfs k = 4)\n")
+    for name in ("tune/base", "tune/p30", "tune/p50", "tune/p70", "tune/p90"):
+        res = load(name)
+        if res:
+            cal = res.get("dslr_calibration") or {}
+            r = res["rows"][0]
+            print(f"| {cal.get('percentile', '–')} | {cal.get('threshold', '–')} | {r['tokens_fed']:.0f} | "
+                  f"{fmt(r['em'])} | {fmt(r['f1'])} | {fmt(r['acc'])} |")
 
 
 if __name__ == "__main__":

@@ -63,7 +63,7 @@ class AskResult:
         ]
 
     def documents(self) -> list[dict[str, Any]]:
-        trimmed = {p.passage_id for p in (self.answer.trimmed if self.answer else [])}
+        fed = {p.passage_id for p in self.fed}  # not trimmed for n_ctx, not dropped by DSLR, read into the note
         return [
             {
                 "passage_id": d.passage.passage_id,
@@ -72,7 +72,7 @@ class AskResult:
                 "stage": d.stage,
                 "score": round(d.score, 6),
                 "classifier_prob": None if d.classifier_prob is None else round(d.classifier_prob, 4),
-                "fed": d.passage.passage_id not in trimmed,
+                "fed": d.passage.passage_id in fed,
             }
             for d in self.retrieval.documents
         ]

@@ -45,6 +45,10 @@ class Plan:
     def uses_classifier(self) -> bool:
         return self.strategy in ("cfs", "cis")
 
+    @property
+    def parts(self) -> set[str]:
+        return {p for p in (self.rewrite, self.strategy, self.refine) if p}
+
     def rewrite_strategies(self, settings: Settings) -> list[str]:
         return ["adaptive"] if self.rewrite == "dmqr-adaptive" else list(settings.rewrite.strategies)
 
@@ -70,7 +74,7 @@ def parse_plan(spec: str) -> Plan:
     strategy = found.get("strategy", "hybrid")
     if strategy in ITERATIVE and len(parts) > 1:
         raise InputError(f"{spec!r}: note writes its own queries and reads whole passages; run it alone")
-    return Plan(strategy, found.get("rewrite"), found.get("refine"), name)
+    return Plan(strategy, found.get("rewrite"), found.get("refine"), "+".join(parts))
 
 
 def resolve_plan(spec: str | None, settings: Settings, *, use_config: bool = True) -> Plan:

@@ -15,7 +15,7 @@ from drrag_cli.plan import Plan, parse_plan, resolve_plan
         ("cfs", Plan("cfs", None, None, "cfs")),
         ("cfs+dslr", Plan("cfs", None, "dslr", "cfs+dslr")),
         ("dmqr", Plan("hybrid", "dmqr", None, "dmqr")),
-        ("DMQR + CFS", Plan("cfs", "dmqr", None, "dmqr + cfs")),
+        ("DMQR + CFS", Plan("cfs", "dmqr", None, "dmqr+cfs")),
         ("dmqr-adaptive+cfs+dslr", Plan("cfs", "dmqr-adaptive", "dslr", "dmqr-adaptive+cfs+dslr")),
         ("dslr+qdc", Plan("qdc", None, "dslr", "dslr+qdc")),
         ("note", Plan("note", None, None, "note")),

@@ -44,6 +44,7 @@ METRICS = (
     "recall",
     "docs_fed",
     "tokens_fed",
+    "tokens_selected",
     "em",
     "f1",
     "acc",
@@ -54,6 +55,7 @@ METRICS = (
     "generate_s",
 )
 ROW_KEYS = ("strategy", "k", *METRICS, "n")
+PER_RECORD = ("recall", "docs_fed", "tokens_fed", "tokens_selected", "em", "f1", "acc", "llm_calls")
 
 # progress(done, total, record): once at the start (record None), then after each unit.
 ProgressFn = Callable[[int, int, "dict[str, Any] | None"], None]
@@ -190,8 +192,8 @@ def evaluate_one(pipeline: Pipeline, ex: QAExample, qid: str, strategy: str, k: 
         record["tokens_selected"] = retrieval.refined.tokens_before
     if retrieval.rewrites is not None:
         record["rewrites"] = [[r.strategy, r.text, r.status] for r in retrieval.rewrites.items]
-    if pipeline_note := (retrieval.trace.get("stop_reason") if plan.strategy == "note" else None):
-        record["stop_reason"] = pipeline_note
+    if plan.strategy == "note":
+        record["stop_reason"] = retrieval.trace.get("stop_reason")
     if answer is not None:
         record.update(answer=answer.text, trimmed=len(answer.trimmed))
         record.update(answer_scores(answer.text, ex.answers))
@@ -211,7 +213,7 @@ def aggregate(records: Sequence[dict[str, Any]], strategies: Sequence[str], ks: 
                 continue
             flat = [
                 {
-                    **{m: r.get(m) for m in ("recall", "docs_fed", "tokens_fed", "em", "f1", "acc", "llm_calls")},
+                    **{m: r.get(m) for m in PER_RECORD},
                     "sec_per_q": r["timings"].get("total_s"),
                     **{t: r["timings"].get(t) for t in ("retrieve_s", "classify_s", "generate_s")},
                 }
@@ -226,13 +228,19 @@ def aggregate(records: Sequence[dict[str, Any]], strategies: Sequence[str], ks: 
 
 
 # -- the run ---------------------------------------------------------------------------------
+def spec_parts(strategies: Sequence[str]) -> set[str]:
+    """Every part any spec names: {"dmqr", "cfs", "dslr", ...}."""
+    from drrag_cli.plan import parse_plan
+
+    return {part for spec in strategies for part in parse_plan(spec).parts}
+
+
 def _check_plan(strategies: Sequence[str], ks: Sequence[int], llm_ks: Sequence[int]) -> None:
-    from drrag_cli.plan import known, parse_plan
+    from drrag_cli.plan import known
 
     if not strategies:
         raise InputError(f"no strategy given; choose from {known()}")
-    for spec in strategies:
-        parse_plan(spec)  # an unknown or malformed spec fails here, before indexing
+    spec_parts(strategies)  # an unknown or malformed spec fails here, before indexing
     if not ks or any(k < 1 for k in ks):
         raise InputError(f"-k needs positive document counts like 3,4,6 (got {list(ks)})")
     extra = sorted(set(llm_ks) - set(ks))
@@ -278,7 +286,7 @@ def fingerprint(dataset: Dataset, settings: Settings, strategies, ks, llm: bool,
         "search": {"rrf_k": s.search.rrf_k, "candidates": s.search.candidates},
         "retrieval": {f: getattr(s.retrieval, f) for f in ("k1", "first_stage", "depth", "per_static")},
     }
-    parts = {part for spec in strategies for part in spec.split("+")}
+    parts = spec_parts(strategies)
     if {"cfs", "cis"} & parts:
         run["classifier"] = dataclasses.asdict(s.classifier)
     if llm or parts & {"dmqr", "dmqr-adaptive", "note", "dslr"}:  # dslr counts tokens with the LLM's tokenizer
@@ -305,9 +313,9 @@ def calibrate(pipeline: Pipeline, dataset: Dataset, strategies: Sequence[str], k
     from drrag_cli.plan import parse_plan
     from drrag_cli.refine.dslr import calibrate_threshold, make_scorer, split_sentences
 
-    spec = next(s for s in strategies if "dslr" in s.split("+"))
-    base = "+".join(p for p in spec.split("+") if p != "dslr") or "hybrid"
-    plan = parse_plan(base)
+    spec = next(parse_plan(s) for s in strategies if parse_plan(s).refine)
+    plan = dataclasses.replace(spec, refine=None)
+    base = "+".join(p for p in (plan.rewrite, plan.strategy) if p)
     settings = pipeline.settings
     scorer = make_scorer(settings.refine.scorer, pipeline.index.embed)
     original_k, settings.retrieval.k = settings.retrieval.k, k
@@ -364,6 +372,9 @@ def run_eval(
     strategies, ks = list(dict.fromkeys(strategies)), list(dict.fromkeys(ks))
     llm_ks = list(ks) if llm_ks is None else list(dict.fromkeys(llm_ks))
     _check_plan(strategies, ks, llm_ks)
+    from drrag_cli.plan import parse_plan
+
+    strategies = list(dict.fromkeys(parse_plan(s).name for s in strategies))  # "DMQR + cfs" -> "dmqr+cfs"
     if pipeline is None:
         settings = copy.deepcopy(settings)
         if chunk_words is not None:
@@ -371,7 +382,7 @@ def run_eval(
     else:
         settings = pipeline.settings
     calibration = None
-    if calibrate_dslr is not None and not any("dslr" in spec.split("+") for spec in strategies):
+    if calibrate_dslr is not None and "dslr" not in spec_parts(strategies):
         raise InputError("--calibrate-dslr needs a strategy with +dslr (e.g. -s cfs+dslr)")
     run = fingerprint(dataset, settings, strategies, ks, llm, llm_ks)
     outdir = None
@@ -389,7 +400,7 @@ def run_eval(
         settings.refine.threshold = calibration["threshold"]
         run = fingerprint(dataset, settings, strategies, ks, llm, llm_ks)
         outdir = OutDir(Path(out), run, force) if out is not None else None
-    if {"cfs", "cis"} & {part for spec in strategies for part in spec.split("+")}:
+    if {"cfs", "cis"} & spec_parts(strategies):
         pipeline.classifier  # noqa: B018 - a missing classifier fails now, not after an hour
     model = str(getattr(pipeline.generator, "model_path", "") or "") or None  # also the tokenizer of tokens_fed
     qids = _unique_qids(dataset.examples)
