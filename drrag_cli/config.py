@@ -86,6 +86,7 @@ class RewriteSettings:
     strategies: list[str] = field(default_factory=lambda: ["gqr", "kwr", "par", "cce"])  # or ["adaptive"]
     cache: bool = True  # keep rewrites on disk per (question, model, strategy)
     max_tokens: int = 64
+    original_weight: float = 1.0  # RRF weight of the question's own list (1 = the paper's plain fusion)
 
 
 @dataclass
@@ -196,6 +197,7 @@ MINIMUM: dict[str, float] = {
     "LLMSettings.max_tokens": 1,
     "LLMSettings.temperature": 0.0,
     "RewriteSettings.max_tokens": 1,
+    "RewriteSettings.original_weight": 0.0,
     "NoteSettings.top_k": 1,
     "NoteSettings.t_iu": 1,
     "NoteSettings.t_ci": 1,

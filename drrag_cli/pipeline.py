@@ -193,7 +193,14 @@ class Pipeline:
                 mode = FIRST_STAGE_MODES.get(settings.retrieval.first_stage, "hybrid")
             depth = max(settings.search.candidates, settings.retrieval.depth)
             t0 = time.perf_counter()
-            fused, dmqr_trace = fused_first_stage(rewrites, index, mode=mode, depth=depth, rrf_k=settings.search.rrf_k)
+            fused, dmqr_trace = fused_first_stage(
+                rewrites,
+                index,
+                mode=mode,
+                depth=depth,
+                rrf_k=settings.search.rrf_k,
+                original_weight=settings.rewrite.original_weight,
+            )
             fuse_s = time.perf_counter() - t0
         result = run_strategy(plan.strategy, question, index, settings, classifier, fused)
         result.strategy = plan.name

@@ -294,7 +294,7 @@ def fingerprint(dataset: Dataset, settings: Settings, strategies, ks, llm: bool,
     if "dslr" in parts:
         run["refine"] = {f: getattr(s.refine, f) for f in ("scorer", "threshold", "empty")}
     if parts & {"dmqr", "dmqr-adaptive"}:
-        run["rewrite"] = {"strategies": s.rewrite.strategies, "max_tokens": s.rewrite.max_tokens}
+        run["rewrite"] = {f: getattr(s.rewrite, f) for f in ("strategies", "max_tokens", "original_weight")}
     if "note" in parts:
         run["note"] = dataclasses.asdict(s.note)
     return run

@@ -24,14 +24,19 @@ TRACE_TOP = 5  # ids shown per query list in --explain
 
 
 def fused_first_stage(
-    rewrites: Rewrites, index: Index, *, mode: str, depth: int, rrf_k: int
+    rewrites: Rewrites, index: Index, *, mode: str, depth: int, rrf_k: int, original_weight: float = 1.0
 ) -> tuple[list[tuple[int, float]], dict[str, Any]]:
-    """(fused [(passage id, rrf score)] best first, trace of every query's list)."""
+    """(fused [(passage id, rrf score)] best first, trace of every query's list).
+
+    ``original_weight`` scales the question's own list in the fusion (1 = the paper's
+    plain fusion; more trusts the question over a weak model's rewrites).
+    """
     queries = rewrites.queries
     texts = [text for _label, text in queries]
     vecs: list[Any] = list(index.embed(texts)) if mode != "bm25" else [None] * len(texts)
     lists = [index.ranked(text, mode, depth, vec=vec) for text, vec in zip(texts, vecs, strict=True)]
-    fused = rrf([[pid for pid, _score in ranked] for ranked in lists], k=rrf_k)[:depth]
+    weights = [original_weight] + [1.0] * (len(lists) - 1)
+    fused = rrf([[pid for pid, _score in ranked] for ranked in lists], k=rrf_k, weights=weights)[:depth]
     trace = {
         "mode": mode,
         "queries": [

@@ -44,3 +44,12 @@ def test_fusion_depth_and_bm25_mode_skip_embedding() -> None:
     fused, _ = fused_first_stage(rewrites(("kwr", "kw", "ok")), index, mode="bm25", depth=3, rrf_k=60)
     assert len(fused) == 3 and index.embedded == []
     assert [pid for pid, _ in fused][:2] == [1, 5]  # ties keep the question's list first
+
+
+def test_original_weight_trusts_the_question_over_rewrites() -> None:
+    index = ListIndex({"q": [1, 2], "kw": [3, 1], "pa": [3, 2]})
+    rw = rewrites(("kwr", "kw", "ok"), ("par", "pa", "ok"))
+    plain, _ = fused_first_stage(rw, index, mode="hybrid", depth=5, rrf_k=60)
+    assert plain[0][0] == 3  # two rewrites agree on 3
+    weighted, _ = fused_first_stage(rw, index, mode="hybrid", depth=5, rrf_k=60, original_weight=3.0)
+    assert [pid for pid, _ in weighted][:2] == [1, 2]
