@@ -101,7 +101,7 @@ def main() -> None:
                     ("Gemma-3-270M (MuSiQue)", "eval-musique-gemma"), ("Qwen2.5-1.5B (MuSiQue)", "eval-musique-qwen")]))
     print("### DMQR, DSLR, Adaptive-Note (k = 4)\n")
     print(methods_table([("HotpotQA, Gemma", "eval-hotpot-methods"), ("MuSiQue, Gemma", "eval-musique-methods"),
-                         ("HotpotQA, Qwen", "eval-hotpot-methods-qwen")]))
+                         ("HotpotQA q0–49, Qwen", "eval-hotpot-methods-qwen")]))
     print("### DSLR threshold (HotpotQA dev500 q400–499, Gemma, cfs k = 4)\n")
     for name in ("tune/base", "tune/p30", "tune/p50", "tune/p70", "tune/p90"):
         res = load(name)

@@ -40,22 +40,9 @@ if TYPE_CHECKING:
     from drrag_cli.pipeline import Pipeline
 
 EVAL_CHUNK_WORDS = 1000  # one paragraph = one passage (multi-hop paragraphs are < 1000 words)
-METRICS = (
-    "recall",
-    "docs_fed",
-    "tokens_fed",
-    "tokens_selected",
-    "em",
-    "f1",
-    "acc",
-    "llm_calls",
-    "sec_per_q",
-    "retrieve_s",
-    "classify_s",
-    "generate_s",
-)
-ROW_KEYS = ("strategy", "k", *METRICS, "n")
 PER_RECORD = ("recall", "docs_fed", "tokens_fed", "tokens_selected", "em", "f1", "acc", "llm_calls")
+METRICS = (*PER_RECORD, "sec_per_q", "retrieve_s", "classify_s", "generate_s")
+ROW_KEYS = ("strategy", "k", *METRICS, "n")
 
 # progress(done, total, record): once at the start (record None), then after each unit.
 ProgressFn = Callable[[int, int, "dict[str, Any] | None"], None]
@@ -300,44 +287,6 @@ def fingerprint(dataset: Dataset, settings: Settings, strategies, ks, llm: bool,
     return run
 
 
-CALIBRATION_QUESTIONS = 50
-
-
-def calibrate(pipeline: Pipeline, dataset: Dataset, strategies: Sequence[str], k: int, percentile: float) -> dict:
-    """The DSLR threshold as the ``percentile`` of sentence scores over sample questions.
-
-    Sample = the first :data:`CALIBRATION_QUESTIONS` questions, each retrieved with the
-    first ``+dslr`` spec minus its dslr part, at ``k``; every sentence of every selected
-    passage is scored against its question. No gold label is used.
-    """
-    from drrag_cli.plan import parse_plan
-    from drrag_cli.refine.dslr import calibrate_threshold, make_scorer, split_sentences
-
-    spec = next(parse_plan(s) for s in strategies if parse_plan(s).refine)
-    plan = dataclasses.replace(spec, refine=None)
-    base = "+".join(p for p in (plan.rewrite, plan.strategy) if p)
-    settings = pipeline.settings
-    scorer = make_scorer(settings.refine.scorer, pipeline.index.embed)
-    original_k, settings.retrieval.k = settings.retrieval.k, k
-    scores: list[float] = []
-    sample = dataset.examples[:CALIBRATION_QUESTIONS]
-    try:
-        for ex in sample:
-            for p in pipeline.retrieve(ex.question, plan).passages:
-                scores += scorer.score(ex.question, split_sentences(p.text) or [p.text])
-    finally:
-        settings.retrieval.k = original_k
-    threshold = round(calibrate_threshold(scores, percentile), 4)
-    return {
-        "percentile": percentile,
-        "threshold": threshold,
-        "strategy": base,
-        "k": k,
-        "questions": len(sample),
-        "sentences": len(scores),
-    }
-
-
 def run_eval(
     dataset: Dataset,
     settings: Settings,
@@ -365,8 +314,8 @@ def run_eval(
     ``force`` discards an ``out`` made with other settings. Ctrl-C raises
     :class:`EvalInterrupted` carrying the partial result, after writing it.
     ``calibrate_dslr`` = P sets ``refine.threshold`` to the P-th percentile of the
-    sentence scores of the first :data:`CALIBRATION_QUESTIONS` questions' passages
-    (see :func:`calibrate`) before anything runs; it uses no gold labels.
+    sentence scores of the first 50 questions' passages (see
+    :func:`drrag_cli.refine.calibrate.calibrate`) before anything runs; no gold labels.
     """
     started = time.perf_counter()
     strategies, ks = list(dict.fromkeys(strategies)), list(dict.fromkeys(ks))
@@ -396,7 +345,9 @@ def run_eval(
     else:
         passages = int(pipeline.index.manifest.get("counts", {}).get("passages", 0))
     if calibrate_dslr is not None:
-        calibration = calibrate(pipeline, dataset, strategies, max(ks), calibrate_dslr)
+        from drrag_cli.refine.calibrate import calibrate
+
+        calibration = calibrate(pipeline, dataset.examples, strategies, max(ks), calibrate_dslr)
         settings.refine.threshold = calibration["threshold"]
         run = fingerprint(dataset, settings, strategies, ks, llm, llm_ks)
         outdir = OutDir(Path(out), run, force) if out is not None else None
