@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Every number in docs/BENCHMARKS.md comes from this script (run on a quiet machine).
-#   bash benchmarks/run_all.sh [step...]     steps: index retrieval ask sample gemma qwen dslr-tune methods methods-qwen
+#   bash benchmarks/run_all.sh [step...]     steps: index retrieval ask sample gemma qwen dslr-tune dslr-floor methods methods-qwen
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=.venv/bin/python
@@ -9,7 +9,7 @@ DATA=../shared/data
 OUT=benchmarks/out
 mkdir -p "$OUT" "$OUT/tune"
 steps=("$@")
-[ ${#steps[@]} -eq 0 ] && steps=(index retrieval ask sample gemma qwen dslr-tune methods methods-qwen)
+[ ${#steps[@]} -eq 0 ] && steps=(index retrieval ask sample gemma qwen dslr-tune dslr-floor methods methods-qwen)
 QWEN=$HOME/.cache/drrag/models/qwen2.5-coder-1.5b-instruct-q4_k_m.gguf
 HOT="$DATA/hotpotqa/dev500.ircot.jsonl"
 MUS="$DATA/musique/dev100.musique.json"
@@ -47,6 +47,12 @@ for step in "${steps[@]}"; do
       # the same methods through an instruct model's chat template (50 questions, ~35 s each for all five)
       [ -f "$QWEN" ] || $PY benchmarks/get_qwen.py
       /usr/bin/time -f "wall %es" $DRRAG eval "$HOT" --limit 50 -s cfs,cfs+dslr,dmqr+cfs,dmqr-adaptive+cfs+dslr,note -k 4 --model "$QWEN" -c benchmarks/methods.yaml --out "$OUT/eval-hotpot-methods-qwen" --force --json > /dev/null ;;
+    dslr-floor)
+      # refine.min_sentences 2 (each passage keeps its best two sentences): tuning half, then reported sets
+      $DRRAG eval "$HOT" --offset 400 --limit 100 -s cfs+dslr -k 4 -c benchmarks/dslr2.yaml --out "$OUT/tune/floor2" --force --json > /dev/null
+      $DRRAG eval "$HOT" --limit 100 -s cfs+dslr -k 4 -c benchmarks/dslr2.yaml --out "$OUT/eval-hotpot-dslr2" --force --json > /dev/null
+      $DRRAG eval "$MUS" --limit 100 -s cfs+dslr -k 4 -c benchmarks/dslr2.yaml --out "$OUT/eval-musique-dslr2" --force --json > /dev/null
+      $DRRAG eval "$HOT" --limit 50 -s cfs+dslr -k 4 --model "$QWEN" -c benchmarks/dslr2.yaml --out "$OUT/eval-hotpot-dslr2-qwen" --force --json > /dev/null ;;
     *) echo "unknown step $step" >&2; exit 1 ;;
   esac
 done

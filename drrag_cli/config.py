@@ -78,6 +78,7 @@ class RefineSettings:
     scorer: str = "dense"  # dense = cosine between question and sentence with the embedding model
     threshold: float = 0.5  # sentences scoring below are dropped (~P67 on HotpotQA); see --calibrate-dslr
     empty: str = "keep-best"  # a passage with no sentence over the threshold: keep-best | drop
+    min_sentences: int = 2  # every kept passage keeps at least its best N sentences
 
 
 @dataclass
@@ -196,6 +197,7 @@ MINIMUM: dict[str, float] = {
     "LLMSettings.threads": 0,
     "LLMSettings.max_tokens": 1,
     "LLMSettings.temperature": 0.0,
+    "RefineSettings.min_sentences": 1,
     "RewriteSettings.max_tokens": 1,
     "RewriteSettings.original_weight": 0.0,
     "NoteSettings.top_k": 1,

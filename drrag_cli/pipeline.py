@@ -229,6 +229,7 @@ class Pipeline:
             cfg.threshold,
             empty=cfg.empty,
             count_tokens=self.count_tokens,
+            min_sentences=cfg.min_sentences,
         )
         refined.seconds = time.perf_counter() - t0
         return refined

@@ -279,7 +279,7 @@ def fingerprint(dataset: Dataset, settings: Settings, strategies, ks, llm: bool,
     if llm or parts & {"dmqr", "dmqr-adaptive", "note", "dslr"}:  # dslr counts tokens with the LLM's tokenizer
         run["llm_settings"] = {f: getattr(s.llm, f) for f in ("model_path", "n_ctx", "max_tokens", "temperature")}
     if "dslr" in parts:
-        run["refine"] = {f: getattr(s.refine, f) for f in ("scorer", "threshold", "empty")}
+        run["refine"] = {f: getattr(s.refine, f) for f in ("scorer", "threshold", "empty", "min_sentences")}
     if parts & {"dmqr", "dmqr-adaptive"}:
         run["rewrite"] = {f: getattr(s.rewrite, f) for f in ("strategies", "max_tokens", "original_weight")}
     if "note" in parts:

@@ -127,8 +127,14 @@ def refine_dslr(
     *,
     empty: str = "keep-best",
     count_tokens: Callable[[str], int] = word_count,
+    min_sentences: int = 1,
 ) -> RefineResult:
-    """Drop the sentences scoring under ``threshold``; rebuild each passage in order."""
+    """Drop the sentences scoring under ``threshold``; rebuild each passage in order.
+
+    Each kept passage holds at least its ``min_sentences`` best sentences: question
+    similarity undervalues the second-hop sentence that carries the answer but not the
+    question's words, and a floor of two keeps it far more often (docs/BENCHMARKS.md).
+    """
     if empty not in EMPTY_RULES:
         raise InputError(f"unknown refine.empty {empty!r} (choose {' or '.join(EMPTY_RULES)})")
     split = [split_sentences(p.text) or [p.text] for p in passages]
@@ -138,17 +144,21 @@ def refine_dslr(
     for p, sents in zip(passages, split, strict=True):
         mine = scores[at : at + len(sents)]
         at += len(sents)
-        kept = [i for i, s in enumerate(mine) if s >= threshold]
+        passing = [i for i, s in enumerate(mine) if s >= threshold]
+        kept = passing
+        if passing or empty == "keep-best":  # the floor: each kept passage's best min_sentences
+            ranked = sorted(range(len(mine)), key=lambda i: (-mine[i], i))
+            kept = sorted(set(passing) | set(ranked[:min_sentences]))
         d = RefinedPassage(p, sents, mine, kept)
-        if not kept:
-            best = max(range(len(mine)), key=mine.__getitem__)
+        if not passing:
+            best = max(range(len(mine)), key=lambda i: (mine[i], -i))
             where = f"passage {p.passage_id} ({p.title or p.source})"
             if empty == "drop":
                 d.dropped = True
                 notes.append(f"dslr dropped {where}: best sentence scored {mine[best]:.3f} < {threshold:.3f}")
             else:
-                d.kept, d.rescued = [best], True
-                notes.append(f"dslr kept only the best sentence of {where} ({mine[best]:.3f} < {threshold:.3f})")
+                d.rescued = True
+                notes.append(f"dslr kept only the best sentence(s) of {where} ({mine[best]:.3f} < {threshold:.3f})")
         details.append(d)
         if not d.dropped:
             out.append(dataclasses.replace(p, text=d.text))

@@ -96,3 +96,16 @@ def test_dense_scorer_with_real_minilm() -> None:
         ["Tobias Lindqvist was born in Uppsala, Sweden.", "The cafeteria serves soup on Fridays."],
     )
     assert scores[0] > scores[1] and -1.0 <= scores[1] <= 1.0
+
+
+def test_min_sentences_floor_keeps_the_best_n_in_order() -> None:
+    class Scores:
+        def score(self, question: str, sentences: list[str]) -> list[float]:
+            return [0.2, 0.9, 0.1, 0.4]
+
+    out = refine_dslr("q", [passage(1, TEXT)], Scores(), 0.5, min_sentences=2)
+    assert out.details[0].kept == [1, 3] and out.passages[0].text == "Beta is blue. Delta is red too."
+    out = refine_dslr("q", [passage(1, TEXT)], Scores(), 0.95, min_sentences=2)  # none pass: best two, reported
+    assert out.details[0].kept == [1, 3] and out.details[0].rescued and out.notes
+    out = refine_dslr("q", [passage(1, TEXT)], Scores(), 0.95, min_sentences=2, empty="drop")
+    assert out.passages == [] and out.details[0].dropped
