@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 OUT = Path(__file__).resolve().parent / "out"
@@ -51,44 +52,46 @@ def retrieval_table(name: str, paper_key: str, extra: str | None = None) -> str:
     return head + "\n\n" + "\n".join(lines) + "\n"
 
 
-def qa_table(names: list[tuple[str, str]]) -> str:
-    lines = [
-        "| model | strategy | k | recall | docs fed | EM | F1 | Acc | LLM calls/q | s/q (retrieve / classify / LLM) |",
-        "|---|---|---|---|---|---|---|---|---|---|",
-    ]
+def _rows_table(header: str, names: list[tuple[str, str]], row: Callable[[str, dict], str]) -> str:
+    """One Markdown table over several results.json: ``row(label, r)`` renders each row."""
+    columns = header.count("|") - 1
+    lines = [header, "|" + "---|" * columns]
     for label, name in names:
         res = load(name)
         if res is None:
-            lines.append(f"| {label} | (missing {name}) |||||||||")
+            lines.append(f"| {label} | (missing {name}) |" + "|" * (columns - 2))
             continue
-        for r in res["rows"]:
-            split = " / ".join(fmt(r.get(key), 1, 2) for key in ("retrieve_s", "classify_s", "generate_s"))
-            lines.append(
-                f"| {label} | {r['strategy']} | {r['k']} | {fmt(r['recall'])} | {r['docs_fed']:.2f} | {fmt(r['em'])} | "
-                f"{fmt(r['f1'])} | {fmt(r['acc'])} | {r['llm_calls']:.1f} | {fmt(r['sec_per_q'], 1, 2)} ({split}) |"
-            )
+        lines += [row(label, r) for r in res["rows"]]
     return "\n".join(lines) + "\n"
+
+
+def qa_table(names: list[tuple[str, str]]) -> str:
+    def row(label: str, r: dict) -> str:
+        split = " / ".join(fmt(r.get(key), 1, 2) for key in ("retrieve_s", "classify_s", "generate_s"))
+        return (
+            f"| {label} | {r['strategy']} | {r['k']} | {fmt(r['recall'])} | {r['docs_fed']:.2f} | {fmt(r['em'])} | "
+            f"{fmt(r['f1'])} | {fmt(r['acc'])} | {r['llm_calls']:.1f} | {fmt(r['sec_per_q'], 1, 2)} ({split}) |"
+        )
+
+    header = (
+        "| model | strategy | k | recall | docs fed | EM | F1 | Acc | LLM calls/q | s/q (retrieve / classify / LLM) |"
+    )
+    return _rows_table(header, names, row)
 
 
 def methods_table(names: list[tuple[str, str]]) -> str:
     """Issue 6 rows: recall, docs and tokens fed, EM/F1/Acc, LLM calls and seconds per question."""
-    lines = [
-        "| data, model | strategy | recall | docs fed | tokens fed | EM | F1 | Acc | LLM calls/q | s/q |",
-        "|---|---|---|---|---|---|---|---|---|---|",
-    ]
-    for label, name in names:
-        res = load(name)
-        if res is None:
-            lines.append(f"| {label} | (missing {name}) |||||||||")
-            continue
-        for r in res["rows"]:
-            tokens = "–" if r.get("tokens_fed") is None else f"{r['tokens_fed']:.0f}"
-            calls = "–" if r.get("llm_calls") is None else f"{r['llm_calls']:.2f}"
-            lines.append(
-                f"| {label} | {r['strategy']} | {fmt(r['recall'])} | {r['docs_fed']:.2f} | {tokens} | {fmt(r['em'])} | "
-                f"{fmt(r['f1'])} | {fmt(r['acc'])} | {calls} | {fmt(r['sec_per_q'], 1, 2)} |"
-            )
-    return "\n".join(lines) + "\n"
+
+    def row(label: str, r: dict) -> str:
+        tokens = "–" if r.get("tokens_fed") is None else f"{r['tokens_fed']:.0f}"
+        calls = "–" if r.get("llm_calls") is None else f"{r['llm_calls']:.2f}"
+        return (
+            f"| {label} | {r['strategy']} | {fmt(r['recall'])} | {r['docs_fed']:.2f} | {tokens} | {fmt(r['em'])} | "
+            f"{fmt(r['f1'])} | {fmt(r['acc'])} | {calls} | {fmt(r['sec_per_q'], 1, 2)} |"
+        )
+
+    header = "| data, model | strategy | recall | docs fed | tokens fed | EM | F1 | Acc | LLM calls/q | s/q |"
+    return _rows_table(header, names, row)
 
 
 def main() -> None:

@@ -21,7 +21,13 @@ from typing import TYPE_CHECKING, Any
 
 from drrag_cli.config import Settings, user_cache_dir
 from drrag_cli.plan import Plan, resolve_plan
-from drrag_cli.retrieve.strategies import FIRST_STAGE_MODES, RetrievalResult, Selected, run_strategy
+from drrag_cli.retrieve.strategies import (
+    FIRST_STAGE_MODES,
+    RetrievalResult,
+    Selected,
+    first_stage_mode,
+    run_strategy,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -164,6 +170,10 @@ class Pipeline:
         """LLM tokens of a passage text (BOS not counted)."""
         return max(0, self.generator.count_tokens(text) - 1) if text else 0
 
+    def tokens(self, passages: list[Passage]) -> int:
+        """LLM tokens of the passages' texts: what ``tokens_fed`` reports."""
+        return sum(self.count_tokens(p.text) for p in passages)
+
     def retrieve(self, question: str, strategy: str | Plan | None = None) -> RetrievalResult:
         """Rewrite (DMQR) → strategy → refine (DSLR), as the plan says; no answer."""
         from drrag_cli.errors import InputError
@@ -190,7 +200,7 @@ class Pipeline:
             if plan.strategy in ("bm25", "sm", "hybrid"):
                 mode = FIRST_STAGE_MODES[plan.strategy]
             else:
-                mode = FIRST_STAGE_MODES.get(settings.retrieval.first_stage, "hybrid")
+                mode = first_stage_mode(settings)
             depth = max(settings.search.candidates, settings.retrieval.depth)
             t0 = time.perf_counter()
             fused, dmqr_trace = fused_first_stage(
@@ -260,15 +270,14 @@ class Pipeline:
             "generate_s": answer.generate_s,
             "total_s": time.perf_counter() - t0,
         }
-        tokens = sum(self.count_tokens(p.text) for p in answer.passages)
-        return AskResult(question, retrieval, answer, timings, tokens_fed=tokens)
+        return AskResult(question, retrieval, answer, timings, tokens_fed=self.tokens(answer.passages))
 
     def _ask_note(self, question: str, plan: Plan, on_token: Callable[[str], None] | None) -> AskResult:
         """Adaptive-Note: the loop retrieves with the first-stage retriever, top_k per query."""
         from drrag_cli.generate.note import run_note
 
         index, settings = self.index, self.settings
-        mode = FIRST_STAGE_MODES.get(settings.retrieval.first_stage, "hybrid")
+        mode = first_stage_mode(settings)
         spent = {"retrieve_s": 0.0}
 
         def retrieve(query: str, n: int) -> list[Passage]:
@@ -296,5 +305,5 @@ class Pipeline:
             "generate_s": note.answer.generate_s,
             "total_s": time.perf_counter() - t0,
         }
-        tokens = sum(self.count_tokens(p.text) for p in note.answer.passages)
+        tokens = self.tokens(note.answer.passages)
         return AskResult(question, retrieval, note.answer, timings, tokens_fed=tokens, note=note)

@@ -38,10 +38,6 @@ class Plan:
     name: str = ""
 
     @property
-    def needs_llm_before_answer(self) -> bool:
-        return self.rewrite is not None or self.strategy in ITERATIVE
-
-    @property
     def uses_classifier(self) -> bool:
         return self.strategy in ("cfs", "cis")
 

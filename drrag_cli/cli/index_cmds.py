@@ -154,9 +154,7 @@ def search(
     or, with --strategy, the exact context a DR-RAG strategy would feed the LLM.
     """
     overrides = method_overrides(rewrite, rewrite_strategies, refine, dslr_threshold)
-    if strategy is None and any(v is not None for v in overrides.values()):
-        strategy = load_settings_strategy(config)
-    if strategy is not None:
+    if strategy is not None or any(v is not None for v in overrides.values()):  # None: the config's strategy
         _search_strategy(query, strategy, k, index, config, json_out, explain, overrides)
         return
     from drrag_cli.index.api import Index
@@ -190,13 +188,9 @@ def search(
     print_hits(hits, query, settings.search.mode)
 
 
-def load_settings_strategy(config: str | None) -> str:
-    return settings_for(config).retrieval.strategy
-
-
 def _search_strategy(
     query: str,
-    strategy: str,
+    strategy: str | None,
     k: int | None,
     index: str | None,
     config: str | None,

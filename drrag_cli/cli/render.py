@@ -201,13 +201,12 @@ def _trace_dmqr(d: dict[str, Any], console) -> None:  # noqa: ANN001
     if d.get("selection"):
         head += f"  (selector said: {escape(d['selection'])})"
     console.print(head, highlight=False)
-    status = {r["strategy"]: r["status"] for r in d["rewrites"]}
     for q in d.get("queries", []):
         console.print(
             f"  [bold]{q['strategy']:<8}[/bold] {escape(snippet(q['text'], 160))}  top {q['top']}", highlight=False
         )
     for r in d["rewrites"]:
-        if status[r["strategy"]].startswith("skipped"):
+        if r["status"].startswith("skipped"):
             console.print(f"  [yellow]{r['strategy']:<8}[/yellow] {escape(r['status'])}", highlight=False)
     console.print(f"  fused top {d.get('fused_top')}", highlight=False)
 

@@ -153,7 +153,7 @@ def evaluate_one(pipeline: Pipeline, ex: QAExample, qid: str, strategy: str, k: 
             "generate_s": None,
             "total_s": round(time.perf_counter() - t0, 4),
         }
-        tokens_fed = sum(pipeline.count_tokens(p.text) for p in fed)
+        tokens_fed = pipeline.tokens(fed)
         llm_calls = retrieval.llm_calls if plan.rewrite else None
     fed_keys = list(dict.fromkeys(paragraph_key_of(p.source) for p in fed))
     record: dict[str, Any] = {
@@ -245,7 +245,7 @@ def _unique_qids(examples: Sequence[QAExample]) -> list[str]:
     return out
 
 
-def warm_up(pipeline: Pipeline, strategies: Sequence[str], llm: bool) -> float:
+def warm_up(pipeline: Pipeline, strategies: Sequence[str]) -> float:
     """Load the lazy models (embedder, GGUF) before the clock runs, so the first question's
     seconds are not a model load; returns the seconds it took."""
     t0 = time.perf_counter()
@@ -393,7 +393,7 @@ def run_eval(
     original_k = settings.retrieval.k
     try:
         if len(records) < len(units):
-            meta["warmup_s"] = warm_up(pipeline, strategies, llm and bool(llm_ks))
+            meta["warmup_s"] = warm_up(pipeline, strategies)
         if progress:
             progress(len(records), len(units), None)
         for ex, qid, strategy, k in units:

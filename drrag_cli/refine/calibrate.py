@@ -29,7 +29,7 @@ def calibrate(
     first ``+dslr`` spec minus its dslr part, at ``k``; every sentence of every selected
     passage is scored against its question. No gold label is used.
     """
-    spec = next(parse_plan(s) for s in strategies if parse_plan(s).refine)
+    spec = next(p for p in map(parse_plan, strategies) if p.refine)
     plan = dataclasses.replace(spec, refine=None)
     base = "+".join(p for p in (plan.rewrite, plan.strategy) if p)
     settings = pipeline.settings

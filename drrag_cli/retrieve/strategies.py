@@ -68,6 +68,14 @@ class RetrievalResult:
         return [d.passage for d in self.documents]
 
 
+def first_stage_mode(settings: Settings) -> str:
+    """The index mode of ``retrieval.first_stage`` (sm = dense); an unknown name is an InputError."""
+    mode = settings.retrieval.first_stage
+    if mode not in FIRST_STAGE_MODES:
+        raise InputError(f"unknown first stage {mode!r} (choose hybrid, dense or bm25)")
+    return FIRST_STAGE_MODES[mode]
+
+
 def resolve_k1(settings: Settings) -> int:
     """k1 = ceil(k / 2) unless set: the paper's k/2, rounded so k = 3 keeps two static docs."""
     k = settings.retrieval.k
@@ -83,11 +91,9 @@ class _Run:
     ) -> None:
         if settings.retrieval.k < 1:
             raise InputError(f"retrieval k must be at least 1 (got {settings.retrieval.k})")
-        mode = settings.retrieval.first_stage
-        if mode not in FIRST_STAGE_MODES:
-            raise InputError(f"unknown first stage {mode!r} (choose hybrid, dense or bm25)")
         self.name, self.question, self.index, self.settings = name, question, index, settings
-        self.mode = FIRST_STAGE_MODES[mode]
+        self.mode = first_stage_mode(settings)
+        mode = settings.retrieval.first_stage
         self.k = settings.retrieval.k
         self.timings = {"retrieve_s": 0.0, "classify_s": 0.0}
         self.trace: dict[str, Any] = {"strategy": name, "k": self.k, "first_stage": mode}
