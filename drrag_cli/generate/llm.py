@@ -116,6 +116,43 @@ def _check_gguf(path: Path) -> None:
         raise ModelError(f"{path} is not a GGUF file (no GGUF header; {FIX_HINT})")
 
 
+def _amx_cpu() -> bool:
+    """True on CPUs with AMX. llama.cpp repacks weights into an AMX buffer there, and its
+    first decode segfaults on some of them (ggml-org/llama.cpp#20824, seen on this
+    project's CI-class machines with the embedded Q4_K_M Gemma)."""
+    try:
+        return "amx_int8" in Path("/proc/cpuinfo").read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return False
+
+
+@contextlib.contextmanager
+def _plain_cpu_buffers(active: bool) -> Iterator[None]:
+    """Load with ``use_extra_bufts = False`` (no repacked weight buffers) while active.
+
+    llama-cpp-python has no keyword for this model parameter; ``Llama.__init__`` reads
+    the defaults from ``llama_model_default_params``, so that one function is wrapped for
+    the duration of the load (under ``_LOCK``) and restored after.
+    """
+    if not active:
+        yield
+        return
+    from llama_cpp import llama_cpp as low
+
+    original = low.llama_model_default_params
+
+    def defaults() -> Any:
+        params = original()
+        params.use_extra_bufts = False
+        return params
+
+    low.llama_model_default_params = defaults
+    try:
+        yield
+    finally:
+        low.llama_model_default_params = original
+
+
 def _load(path: Path, n_ctx: int, threads: int) -> Any:
     key = (str(path.resolve()), n_ctx, threads)
     with _LOCK:
@@ -125,7 +162,7 @@ def _load(path: Path, n_ctx: int, threads: int) -> Any:
         from llama_cpp import Llama  # lazy: heavy native library
 
         try:
-            with _quiet_stderr():
+            with _quiet_stderr(), _plain_cpu_buffers(_amx_cpu()):
                 model = Llama(
                     model_path=str(path),
                     n_ctx=n_ctx,
