@@ -42,9 +42,7 @@ def main() -> None:
     from drrag_cli.pipeline import Pipeline
 
     questions = [ex.question for ex in load_dataset(DATA, limit=args.n).examples]
-    settings = Settings()
-    settings.index.path = str(args.index)
-    settings.retrieval.k = args.k
+    settings = Settings().replace({"index.path": str(args.index), "retrieval.k": args.k})
     pipe = Pipeline(settings)
     pipe.ask(questions[0], strategy=args.strategy)  # load every model once
     stages: dict[str, list[float]] = {"retrieve_s": [], "classify_s": [], "generate_s": [], "total_s": []}

@@ -13,17 +13,14 @@ import sys
 from drrag_cli.config import Settings
 from drrag_cli.evaluate.datasets import load_dataset
 from drrag_cli.evaluate.metrics import normalize_answer
-from drrag_cli.evaluate.runner import prepare_index
-from drrag_cli.pipeline import Pipeline
+from drrag_cli.evaluate.runner import dataset_pipeline
 
 
 def main() -> None:
     path, n, floor = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
     ds = load_dataset(path)
-    s = Settings()
-    s.embedding.threads, s.index.chunk_words, s.refine.min_sentences = 1, 1000, floor
-    prepare_index(ds, s)
-    pipe = Pipeline(s)
+    s = Settings().replace({"embedding.threads": 1, "refine.min_sentences": floor})
+    pipe, _passages = dataset_pipeline(ds, s)
     before = after = 0
     for ex in ds.examples[:n]:
         golds = [normalize_answer(a) for a in ex.answers if normalize_answer(a) not in ("yes", "no")]

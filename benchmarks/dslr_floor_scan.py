@@ -13,16 +13,12 @@ import numpy as np
 from drrag_cli.config import Settings
 from drrag_cli.evaluate.datasets import load_dataset
 from drrag_cli.evaluate.metrics import normalize_answer
-from drrag_cli.evaluate.runner import prepare_index
-from drrag_cli.pipeline import Pipeline
+from drrag_cli.evaluate.runner import dataset_pipeline
 from drrag_cli.refine.dslr import split_sentences
 
 path, off, n = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 ds = load_dataset(path)
-s = Settings()
-s.embedding.threads, s.index.chunk_words = 1, 1000
-prepare_index(ds, s)
-p = Pipeline(s)
+p, _passages = dataset_pipeline(ds, Settings().replace({"embedding.threads": 1}))
 emb = p.index.embed
 rows = []
 for ex in ds.examples[off:off+n]:

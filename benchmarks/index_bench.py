@@ -77,8 +77,7 @@ def main() -> None:
     from drrag_cli.index.api import Index
     from drrag_cli.index.embedder import get_embedder, passage_embed_text
 
-    settings = Settings()
-    settings.index.path = str(ix)
+    settings = Settings().replace({"index.path": str(ix)})
     index = Index.open(settings)
     texts = [passage_embed_text(t, x) for _id, t, x, _h in index.store.all_passages()]
     embedder = get_embedder(settings.embedding.model)

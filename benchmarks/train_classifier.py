@@ -8,7 +8,7 @@ Data split (strict — the retrieval/QA benchmarks depend on it):
                     (corpus = all 4,858 dev500 paragraphs, as in the benchmarks) and
                     MuSiQue dev100 (its own paragraphs).
 
-Usage (from the repo root; embeddings are cached in benchmarks/out/):
+Usage (from the repo root; each dataset is indexed once in the eval cache, pools are pickled in benchmarks/out/):
   .venv/bin/python benchmarks/train_classifier.py mine        # embed + mine pairs (slow once)
   .venv/bin/python benchmarks/train_classifier.py compare     # alternatives on validation
   .venv/bin/python benchmarks/train_classifier.py final       # train, evaluate, ship weights
@@ -17,7 +17,7 @@ Usage (from the repo root; embeddings are cached in benchmarks/out/):
 
 from __future__ import annotations
 
-import hashlib
+import dataclasses
 import json
 import pickle
 import sys
@@ -30,44 +30,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from drrag_cli.evaluate.datasets import Dataset, load_dataset  # noqa: E402
-from drrag_cli.select.mining import PairPool, mine_pairs  # noqa: E402
+from drrag_cli.select.mining import PairPool  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data"
 OUT = ROOT / "benchmarks" / "out"
-CACHE = OUT / "emb_cache.npz"
-
-
-class CachedEncoder:
-    """MiniLM encode with an on-disk cache keyed by sha1(text)."""
-
-    def __init__(self, path: Path = CACHE) -> None:
-        self.path = path
-        self.table: dict[str, np.ndarray] = {}
-        if path.is_file():
-            with np.load(path) as data:
-                for k, v in zip(data["keys"], data["vecs"], strict=True):
-                    self.table[str(k)] = v
-        self.dirty = False
-
-    def __call__(self, texts: list[str]) -> np.ndarray:
-        from drrag_cli.index.embedder import get_embedder
-
-        keys = [hashlib.sha1(t.encode()).hexdigest() for t in texts]
-        missing = list(dict.fromkeys(k for k in keys if k not in self.table))
-        if missing:
-            todo = {k: t for k, t in zip(keys, texts, strict=True) if k in set(missing)}
-            vecs = get_embedder().encode([todo[k] for k in missing], batch_size=64)
-            self.table.update(zip(missing, vecs, strict=True))
-            self.dirty = True
-            self.save()
-        return np.stack([self.table[k] for k in keys]).astype(np.float32)
-
-    def save(self) -> None:
-        if self.dirty:
-            OUT.mkdir(parents=True, exist_ok=True)
-            keys = np.array(list(self.table))
-            np.savez(self.path, keys=keys, vecs=np.stack(list(self.table.values())))
-            self.dirty = False
 
 
 def _subset(ds: Dataset, start: int, stop: int, own_corpus: bool) -> Dataset:
@@ -95,11 +61,15 @@ def datasets() -> dict[str, tuple[Dataset, str]]:
 
 
 def mine() -> dict[str, PairPool]:
-    enc = CachedEncoder()
+    """Index each dataset's paragraphs (eval cache) and mine pairs with the product's retrieval."""
+    from drrag_cli.config import Settings
+    from drrag_cli.select.train import mine_datasets
+
+    settings = Settings().replace({"embedding.threads": 1})
     pools = {}
     for name, (ds, _role) in datasets().items():
         t = time.time()
-        pools[name] = mine_pairs(name, ds.examples, ds.corpus, enc, progress=print)
+        pools[name] = mine_datasets([dataclasses.replace(ds, name=name)], settings, progress=print)[0]
         print(f"  {name}: {time.time() - t:.0f}s")
     with (OUT / "pools.pkl").open("wb") as fh:
         pickle.dump(pools, fh)
@@ -126,7 +96,7 @@ class Feats:
     def matrix(self, triples: list[tuple[int, int, int]], blocks: tuple[str, ...],
                fallback: list[float] | None = None) -> np.ndarray:
         from drrag_cli.select.features import VECTOR_BLOCKS
-        from drrag_cli.select.train import triple_features
+        from drrag_cli.select.mining import triple_features
 
         pool = self.pool
         if fallback is not None:
@@ -190,7 +160,7 @@ def compare(only: list[str] | None = None) -> None:
     """
     import random
 
-    from drrag_cli.select.simulate import KS, choose_threshold, simulate_cfs, walk_triples
+    from drrag_cli.select.simulate import KS, cfs_triples, choose_threshold, simulate_cfs
     from drrag_cli.select.train import balanced_rows, fit_model, pair_metrics
 
     pools = load_pools()
@@ -221,7 +191,7 @@ def compare(only: list[str] | None = None) -> None:
             for n in TRAIN:
                 pool = pools[n]
                 va = sorted(q for q, g in fold[n].items() if g == f)
-                walk = walk_triples(pool, va)
+                walk = cfs_triples(pool, va)
                 scores[n].update(zip(walk, clf.forward(feats[n].matrix(walk, blocks)),
                                      strict=True))
                 rows = [r for r, q in enumerate(pool.qi) if fold[n][q] == f]
@@ -263,8 +233,9 @@ WEIGHTS = ROOT / "drrag_cli" / "select" / "weights"
 
 def test_report(clf, pools: dict[str, PairPool]) -> dict:
     """Metrics on the untouched test sets (dev500[0:250], MuSiQue dev100)."""
+    from drrag_cli.select.mining import pool_features
     from drrag_cli.select.simulate import KS, cfs_scores, first_stage_recall, simulate_cfs, simulate_cis
-    from drrag_cli.select.train import CIS_GRID, balanced_rows, pair_metrics, pool_features
+    from drrag_cli.select.train import CIS_GRID, balanced_rows, pair_metrics
 
     thr_first = clf.meta["thresholds"]["first"]
     thr_best = clf.meta["thresholds"]["best"]
@@ -279,7 +250,6 @@ def test_report(clf, pools: dict[str, PairPool]) -> dict:
         ya = np.array(pool.label)
         pa = clf.forward(pool_features(pool, range(len(ya)), clf.blocks))
         scores = cfs_scores(pool, clf, qs)
-        scores_fb = cfs_scores(pool, clf, qs, fallback=True)
         oracle = cfs_scores(pool, None, qs)
         out[name] = {
             "pairs": pair_metrics(y, p, clf.threshold),
@@ -290,7 +260,6 @@ def test_report(clf, pools: dict[str, PairPool]) -> dict:
                 "oracle": simulate_cfs(pool, qs, oracle, k, 0.5),
                 "first": simulate_cfs(pool, qs, scores, k, thr_first),
                 "best": simulate_cfs(pool, qs, scores, k, thr_best, "best"),
-                "first_no_qstar": simulate_cfs(pool, qs, scores_fb, k, thr_first),
             } for k in KS},
             "cis": simulate_cis(pool, qs, clf, CIS_GRID),
         }
@@ -300,12 +269,11 @@ def test_report(clf, pools: dict[str, PairPool]) -> dict:
 def final() -> dict:
     """Train on the train split, choose the threshold on validation, test, ship."""
     from drrag_cli.index.embedder import DEFAULT_MODEL_ID
-    from drrag_cli.select.train import train_from_datasets
+    from drrag_cli.select.train import train_from_pools
 
     pools = load_pools()
-    clf, report, _, _ = train_from_datasets(
-        [], None, CachedEncoder(), model_id=DEFAULT_MODEL_ID, progress=print,
-        pools=[pools[n] for n in TRAIN], **FINAL)
+    clf, report, _ = train_from_pools(
+        [pools[n] for n in TRAIN], None, model_id=DEFAULT_MODEL_ID, progress=print, **FINAL)
     report["test"] = test_report(clf, pools)
     clf.meta["metrics"] = report
     clf.meta["training_data"] = [
@@ -336,7 +304,7 @@ def speed(reps: int = 300) -> dict:
     pool = load_pools()["hotpot_dev0_249"]
     clf = RelevanceClassifier.load()
     q = 0
-    triples = [(q, d1, d2) for d1 in pool.static[q][:2] for d2 in pool.walks[(q, d1)][:20]]
+    triples = [(q, d1, d2) for d1 in pool.static[q][:2] for d2 in pool.qstar_lists[(q, d1)][:21] if d2 != d1][:40]
     c = pool.corpus
     view = {i: DocView(c[i].title, c[i].text, pool.corpus_vecs[i]) for t in triples
             for i in t[1:]}

@@ -2,7 +2,7 @@
 
 The library is importable on its own; the ``drrag`` command is a thin layer over it::
 
-    from drrag_cli import Index, load_settings
+    from drrag_cli import Index, Pipeline, load_settings
     settings = load_settings()
     Index.build(["notes/"], settings)          # ingest, chunk, embed, publish
     hits = Index.open(settings).search("who founded X?", mode="hybrid", k=5)

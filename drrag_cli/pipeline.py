@@ -3,13 +3,16 @@
     from drrag_cli import Pipeline, load_settings
     result = Pipeline(load_settings()).ask("In which city was Heron's lead engineer born?")
     print(result.answer, [c["source"] for c in result.citations()])
-    Pipeline(settings).ask(question, "dmqr+cfs+dslr")   # any spec of drrag_cli.plan
+    Pipeline(settings).ask(question, "dmqr+cfs+dslr", k=6)   # any spec of drrag_cli.plan
 
-With DMQR the LLM is also called for the rewrites (cached on disk), and Adaptive-Note
-(``note``) is a loop of LLM calls; ``AskResult.llm_calls`` counts them all.
+The strategy comes from :mod:`drrag_cli.retrieve.registry` by name and runs with one
+signature; per-call values (``k``, the DSLR threshold) are arguments, never written into
+the settings. With DMQR the LLM is also called for the rewrites (cached on disk), and
+Adaptive-Note (``note``) is a loop of LLM calls; ``AskResult.llm_calls`` counts them all.
 
 Models (embedder, classifier, GGUF) load lazily and once per Pipeline; `eval` reuses one
-Pipeline for every question. A generator can be injected (tests, other backends).
+Pipeline for every question. A generator or classifier can be injected (tests, other
+backends) through the protocols they implement.
 """
 
 from __future__ import annotations
@@ -20,22 +23,20 @@ from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from drrag_cli.config import Settings, user_cache_dir
-from drrag_cli.plan import Plan, resolve_plan
-from drrag_cli.retrieve.strategies import (
-    FIRST_STAGE_MODES,
-    RetrievalResult,
-    Selected,
-    first_stage_mode,
-    run_strategy,
-)
+from drrag_cli.errors import InputError
+from drrag_cli.plan import Plan, parse_plan, with_methods
+from drrag_cli.retrieve import registry
+from drrag_cli.retrieve.context import Classifier, Params, RetrievalResult, RunContext, Strategy
+from drrag_cli.select.core import resolve_k1
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from drrag_cli.generate.answer import Answer
-    from drrag_cli.generate.note import NoteResult
+    from drrag_cli.generate.answer import Answer, Generator
     from drrag_cli.index.api import Index
     from drrag_cli.types import Passage
+
+FIRST_STAGE_MODES = {"hybrid": "hybrid", "dense": "dense", "sm": "dense", "bm25": "bm25"}
 
 
 @dataclass
@@ -45,41 +46,31 @@ class AskResult:
     answer: Answer | None
     timings: dict[str, float] = field(default_factory=dict)
     tokens_fed: int = 0  # LLM tokens of the passage texts the answer prompt holds
-    note: NoteResult | None = None  # Adaptive-Note's run, when strategy is note
+
+    @property
+    def note(self) -> Any:  # generate.note.NoteResult, when the strategy was note
+        return self.retrieval.note
 
     @property
     def llm_calls(self) -> int:
         return self.retrieval.llm_calls + (self.answer.llm_calls if self.answer else 0)
 
     @property
-    def fed(self) -> list:
+    def fed(self) -> list[Passage]:
         return self.answer.passages if self.answer else self.retrieval.passages
 
     def citations(self) -> list[dict[str, Any]]:
-        return [
-            {
-                "n": n,
-                "passage_id": p.passage_id,
-                "title": p.title,
-                "source": p.source,
-                "lines": p.lines,
-                "page": p.page,
-            }
-            for n, p in enumerate(self.fed, start=1)
-        ]
+        return [{"n": n, **p.to_json()} for n, p in enumerate(self.fed, start=1)]
 
     def documents(self) -> list[dict[str, Any]]:
         fed = {p.passage_id for p in self.fed}  # not trimmed for n_ctx, not dropped by DSLR, read into the note
         return [
-            {
-                "passage_id": d.passage.passage_id,
-                "title": d.passage.title,
-                "source": d.passage.source,
-                "stage": d.stage,
-                "score": round(d.score, 6),
-                "classifier_prob": None if d.classifier_prob is None else round(d.classifier_prob, 4),
-                "fed": d.passage.passage_id in fed,
-            }
+            d.passage.to_json(
+                stage=d.stage,
+                score=round(d.score, 6),
+                classifier_prob=None if d.classifier_prob is None else round(d.classifier_prob, 4),
+                fed=d.passage.passage_id in fed,
+            )
             for d in self.retrieval.documents
         ]
 
@@ -97,17 +88,6 @@ class AskResult:
         if self.answer and self.answer.trimmed:
             out["trimmed"] = [p.passage_id for p in self.answer.trimmed]
         out.update(extras_json(self.retrieval, explain))
-        if self.note is not None:
-            note = self.note
-            out["note"] = {
-                "stop_reason": note.stop_reason,
-                "llm_calls": note.llm_calls,
-                "queries": note.queries,
-                "best_note": note.best_note,
-                "fallbacks": note.fallbacks,
-            }
-            if explain:
-                out["note"]["steps"] = note.steps
         if explain:
             out["trace"] = self.retrieval.trace
             if self.answer:
@@ -116,7 +96,7 @@ class AskResult:
 
 
 def extras_json(retrieval: RetrievalResult, explain: bool = False) -> dict[str, Any]:
-    """The rewrite / refine parts of --json: every rewrite, tokens before and after DSLR."""
+    """The rewrite / refine / note parts of --json: every rewrite, DSLR's token counts, the note."""
     out: dict[str, Any] = {}
     if retrieval.rewrites is not None:
         out["rewrites"] = retrieval.rewrites.to_json()
@@ -125,12 +105,43 @@ def extras_json(retrieval: RetrievalResult, explain: bool = False) -> dict[str, 
         if not explain:
             refined.pop("passages")
         out["refine"] = refined
+    note = retrieval.note
+    if note is not None:
+        out["note"] = {
+            "stop_reason": note.stop_reason,
+            "llm_calls": note.llm_calls,
+            "queries": note.queries,
+            "best_note": note.best_note,
+            "fallbacks": note.fallbacks,
+        }
+        if explain:
+            out["note"]["steps"] = note.steps
+    return out
+
+
+def search_json(retrieval: RetrievalResult, explain: bool = False) -> dict[str, Any]:
+    """What ``drrag search --strategy S --json`` prints: the context a strategy selected,
+    with every document's text (and DSLR's refined text), no answer."""
+    out = AskResult(retrieval.question, retrieval, None, dict(retrieval.timings)).to_json(explain=explain)
+    out.pop("answer")
+    out.pop("tokens_fed")  # counting needs the LLM's tokenizer; DSLR's refine section has its counts
+    if not retrieval.llm_calls:
+        out.pop("llm_calls")
+    fed = {p.passage_id: p.text for p in retrieval.passages}
+    for doc, selected in zip(out["documents"], retrieval.documents, strict=True):
+        doc["text"] = selected.passage.text
+        if retrieval.refined is not None:
+            doc["refined_text"] = fed.get(selected.passage.passage_id)
     return out
 
 
 class Pipeline:
     def __init__(
-        self, settings: Settings, index: Index | None = None, generator: Any = None, classifier: Any = None
+        self,
+        settings: Settings,
+        index: Index | None = None,
+        generator: Generator | None = None,
+        classifier: Classifier | None = None,
     ) -> None:
         self.settings = settings
         self._index = index
@@ -146,15 +157,15 @@ class Pipeline:
         return Index.open(self.settings)
 
     @property
-    def classifier(self) -> Any:
+    def classifier(self) -> Classifier:
         if self._classifier is None:
-            from drrag_cli.retrieve.strategies import load_classifier
+            from drrag_cli.select.classifier import RelevanceClassifier
 
-            self._classifier = load_classifier(self.settings)
+            self._classifier = RelevanceClassifier.load(self.settings.classifier.path or None)
         return self._classifier
 
     @property
-    def generator(self) -> Any:
+    def generator(self) -> Generator:
         if self._generator is None:
             from drrag_cli.generate.llm import LocalLLM
 
@@ -162,9 +173,33 @@ class Pipeline:
         return self._generator
 
     def plan(self, strategy: str | Plan | None = None, *, use_config: bool = True) -> Plan:
-        if isinstance(strategy, Plan):
-            return strategy
-        return resolve_plan(strategy, self.settings, use_config=use_config)
+        """The spec (default ``retrieval.strategy``), plus the config's rewrite / refine
+        methods when ``use_config`` (ask / search; eval passes False)."""
+        plan = strategy if isinstance(strategy, Plan) else parse_plan(strategy or self.settings.retrieval.strategy)
+        if not use_config or isinstance(strategy, Plan):
+            return plan
+        rw = self.settings.rewrite
+        return with_methods(plan, rw.method, tuple(rw.strategies) == ("adaptive",), self.settings.refine.method)
+
+    def strategy(self, plan: Plan) -> Strategy:
+        return registry.get(plan.strategy)
+
+    def params(self, k: int | None = None) -> Params:
+        """Per-call retrieval values: the settings, with ``k`` when given."""
+        r = self.settings.retrieval
+        k = r.k if k is None else k
+        if k < 1:
+            raise InputError(f"k must be at least 1 (got {k})")
+        return Params(
+            k=k,
+            k1=resolve_k1(k, r.k1),
+            mode=FIRST_STAGE_MODES[r.first_stage],
+            first_stage=r.first_stage,
+            depth=r.depth,
+            per_static=r.per_static,
+            rule=r.cfs_rule,
+            threshold=self.settings.classifier.threshold,
+        )
 
     def count_tokens(self, text: str) -> int:
         """LLM tokens of a passage text (BOS not counted)."""
@@ -174,45 +209,52 @@ class Pipeline:
         """LLM tokens of the passages' texts: what ``tokens_fed`` reports."""
         return sum(self.count_tokens(p.text) for p in passages)
 
-    def retrieve(self, question: str, strategy: str | Plan | None = None) -> RetrievalResult:
-        """Rewrite (DMQR) → strategy → refine (DSLR), as the plan says; no answer."""
-        from drrag_cli.errors import InputError
-
+    def retrieve(
+        self,
+        question: str,
+        strategy: str | Plan | None = None,
+        *,
+        k: int | None = None,
+        dslr_threshold: float | None = None,
+        on_token: Callable[[str], None] | None = None,
+    ) -> RetrievalResult:
+        """Rewrite (DMQR) → strategy → refine (DSLR), as the plan says. A strategy that
+        answers itself (note) is run by :meth:`ask`, not here."""
         plan = self.plan(strategy)
-        if plan.strategy == "note":
-            raise InputError("strategy note writes notes with the LLM; use drrag ask (or eval), not search")
+        if self.strategy(plan).answers:
+            raise InputError(f"strategy {plan.strategy} answers with the LLM; use drrag ask (or eval), not search")
+        return self._retrieve(question, plan, self.params(k), dslr_threshold, on_token)
+
+    def _retrieve(
+        self,
+        question: str,
+        plan: Plan,
+        params: Params,
+        dslr_threshold: float | None,
+        on_token: Callable[[str], None] | None,
+    ) -> RetrievalResult:
+        strategy = self.strategy(plan)
         index = self.index  # a missing index is the first thing to report
-        settings = self.settings
-        classifier = self.classifier if plan.uses_classifier else None
         fused, rewrites, dmqr_trace, fuse_s = None, None, None, 0.0
         if plan.rewrite:
-            from drrag_cli.retrieve.dmqr import fused_first_stage
-            from drrag_cli.retrieve.rewrite import RewriteCache, rewrite_question
-
-            cache = RewriteCache(user_cache_dir() / "rewrites" if settings.rewrite.cache else None)
-            rewrites = rewrite_question(
-                self.generator,
-                question,
-                plan.rewrite_strategies(settings),
-                cache,
-                max_tokens=settings.rewrite.max_tokens,
-            )
-            if plan.strategy in ("bm25", "sm", "hybrid"):
-                mode = FIRST_STAGE_MODES[plan.strategy]
-            else:
-                mode = first_stage_mode(settings)
-            depth = max(settings.search.candidates, settings.retrieval.depth)
-            t0 = time.perf_counter()
-            fused, dmqr_trace = fused_first_stage(
-                rewrites,
-                index,
-                mode=mode,
-                depth=depth,
-                rrf_k=settings.search.rrf_k,
-                original_weight=settings.rewrite.original_weight,
-            )
-            fuse_s = time.perf_counter() - t0
-        result = run_strategy(plan.strategy, question, index, settings, classifier, fused)
+            rewrites, fused, dmqr_trace, fuse_s = self._rewrite(question, plan, strategy.list_mode or params.mode)
+        services: dict[str, Any] = {}
+        if strategy.answers:
+            services = {
+                "generator": self.generator,
+                "note": self.settings.note,
+                "answer_max_tokens": self.settings.llm.max_tokens,
+                "on_token": on_token,
+            }
+        ctx = RunContext(
+            question,
+            index,
+            params,
+            classifier=self.classifier if strategy.uses_classifier else None,
+            fused=fused,
+            services=services,
+        )
+        result = strategy.run(question, ctx)
         result.strategy = plan.name
         result.trace["strategy"] = plan.name
         if rewrites is not None:
@@ -222,12 +264,33 @@ class Pipeline:
             result.timings["rewrite_s"] = rewrites.seconds
             result.trace["dmqr"] = {**rewrites.to_json(), **(dmqr_trace or {})}
         if plan.refine:
-            result.refined = self._refine(question, result.passages)
+            threshold = self.settings.refine.threshold if dslr_threshold is None else dslr_threshold
+            result.refined = self._refine(question, result.passages, threshold)
             result.timings["refine_s"] = result.refined.seconds
             result.trace["dslr"] = result.refined.to_json()
         return result
 
-    def _refine(self, question: str, passages: list[Passage]) -> Any:
+    def _rewrite(self, question: str, plan: Plan, mode: str) -> tuple[Any, Any, Any, float]:
+        """DMQR: the rewrites (cached on disk) and the fused first stage of all their lists."""
+        from drrag_cli.retrieve.dmqr import fused_first_stage
+        from drrag_cli.retrieve.rewrite import RewriteCache, rewrite_question
+
+        rw, search = self.settings.rewrite, self.settings.search
+        cache = RewriteCache(user_cache_dir() / "rewrites" if rw.cache else None)
+        names = ["adaptive"] if plan.rewrite == "dmqr-adaptive" else list(rw.strategies)
+        rewrites = rewrite_question(self.generator, question, names, cache, max_tokens=rw.max_tokens)
+        t0 = time.perf_counter()
+        fused, trace = fused_first_stage(
+            rewrites,
+            self.index,
+            mode=mode,
+            depth=max(search.candidates, self.settings.retrieval.depth),
+            rrf_k=search.rrf_k,
+            original_weight=rw.original_weight,
+        )
+        return rewrites, fused, trace, time.perf_counter() - t0
+
+    def _refine(self, question: str, passages: list[Passage], threshold: float) -> Any:
         from drrag_cli.refine.dslr import make_scorer, refine_dslr
 
         cfg = self.settings.refine
@@ -236,7 +299,7 @@ class Pipeline:
             question,
             passages,
             make_scorer(cfg.scorer, self.index.embed),
-            cfg.threshold,
+            threshold,
             empty=cfg.empty,
             count_tokens=self.count_tokens,
             min_sentences=cfg.min_sentences,
@@ -248,62 +311,30 @@ class Pipeline:
         self,
         question: str,
         strategy: str | Plan | None = None,
+        *,
+        k: int | None = None,
+        dslr_threshold: float | None = None,
         on_token: Callable[[str], None] | None = None,
     ) -> AskResult:
-        from drrag_cli.errors import InputError
+        """Retrieve as the plan says, then answer with one LLM call (unless the strategy
+        answered itself, as Adaptive-Note does)."""
         from drrag_cli.generate.answer import generate_answer
 
         if not question.strip():
             raise InputError('the question is empty; ask something, e.g. drrag ask "who leads project X?"')
         plan = self.plan(strategy)
-        if plan.strategy == "note":
-            return self._ask_note(question, plan, on_token)
         t0 = time.perf_counter()
-        retrieval = self.retrieve(question, plan)
-        answer = generate_answer(
-            self.generator, question, retrieval.passages, max_tokens=self.settings.llm.max_tokens, on_token=on_token
-        )
+        retrieval = self._retrieve(question, plan, self.params(k), dslr_threshold, on_token)
+        answer = retrieval.answer
+        if answer is None:
+            answer = generate_answer(
+                self.generator, question, retrieval.passages, max_tokens=self.settings.llm.max_tokens, on_token=on_token
+            )
         timings = {
             "retrieve_s": retrieval.timings["retrieve_s"],
             "classify_s": retrieval.timings["classify_s"],
-            **{k: retrieval.timings[k] for k in ("rewrite_s", "refine_s") if k in retrieval.timings},
+            **{key: retrieval.timings[key] for key in ("rewrite_s", "refine_s") if key in retrieval.timings},
             "generate_s": answer.generate_s,
             "total_s": time.perf_counter() - t0,
         }
         return AskResult(question, retrieval, answer, timings, tokens_fed=self.tokens(answer.passages))
-
-    def _ask_note(self, question: str, plan: Plan, on_token: Callable[[str], None] | None) -> AskResult:
-        """Adaptive-Note: the loop retrieves with the first-stage retriever, top_k per query."""
-        from drrag_cli.generate.note import run_note
-
-        index, settings = self.index, self.settings
-        mode = first_stage_mode(settings)
-        spent = {"retrieve_s": 0.0}
-
-        def retrieve(query: str, n: int) -> list[Passage]:
-            t = time.perf_counter()
-            ids = [pid for pid, _score in index.ranked(query, mode, n)]
-            found = index.passages(ids)
-            spent["retrieve_s"] += time.perf_counter() - t
-            return [found[pid] for pid in ids if pid in found]
-
-        t0 = time.perf_counter()
-        note = run_note(
-            question,
-            self.generator,
-            retrieve,
-            settings.note,
-            answer_max_tokens=settings.llm.max_tokens,
-            on_token=on_token,
-        )
-        documents = [Selected(p, "note", 0.0) for p in note.passages]
-        trace = {"strategy": plan.name, "stop_reason": note.stop_reason, "queries": note.queries, "steps": note.steps}
-        retrieval = RetrievalResult(plan.name, question, documents, trace, {**spent, "classify_s": 0.0})
-        timings = {
-            "retrieve_s": spent["retrieve_s"],
-            "classify_s": 0.0,
-            "generate_s": note.answer.generate_s,
-            "total_s": time.perf_counter() - t0,
-        }
-        tokens = self.tokens(note.answer.passages)
-        return AskResult(question, retrieval, note.answer, timings, tokens_fed=tokens, note=note)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 
 
@@ -41,6 +42,20 @@ class Passage:
             return None
         return [self.line_start, self.line_end if self.line_end is not None else self.line_start]
 
+    def to_json(self, *, text: bool = False, **extra: object) -> dict[str, object]:
+        """The one JSON view of a passage (citations, documents, traces, search results)."""
+        out: dict[str, object] = {
+            "passage_id": self.passage_id,
+            "title": self.title,
+            "source": self.source,
+            "lines": self.lines,
+            "page": self.page,
+        }
+        if text:
+            out["text"] = self.text
+        out.update(extra)
+        return out
+
     @property
     def location(self) -> str:
         """`path:12-18`, `path (p. 3)` or just `path`: what a citation shows."""
@@ -61,3 +76,48 @@ class Hit:
     score: float
     rank: int = 0
     scores: dict[str, float] = field(default_factory=dict)  # per-retriever detail
+
+
+# -- labelled multi-hop QA data (evaluation and classifier training) ----------------------
+def normalise_ws(text: str) -> str:
+    return " ".join(text.split())
+
+
+def paragraph_key(title: str, text: str) -> str:
+    """Stable id: sha1 of whitespace-normalised title + '\\n' + text, first 16 hex chars.
+
+    Whitespace is normalised so the same paragraph copied through different pipelines
+    (IRCoT keeps double spaces, corpora often collapse them) still gets the same key.
+    """
+    raw = f"{normalise_ws(title)}\n{normalise_ws(text)}".encode()
+    return hashlib.sha1(raw).hexdigest()[:16]
+
+
+@dataclass(frozen=True, slots=True)
+class Paragraph:
+    title: str
+    text: str
+
+    @property
+    def key(self) -> str:
+        return paragraph_key(self.title, self.text)
+
+
+@dataclass(slots=True)
+class QAExample:
+    qid: str
+    question: str
+    answers: list[str]  # gold answer first, then aliases (deduped, non-empty)
+    paragraphs: list[Paragraph]  # this question's own context paragraphs (may be empty)
+    gold_keys: list[str]  # keys of the gold (supporting) paragraphs, in order, deduped
+    gold_titles: list[str]
+    qtype: str = ""  # 'bridge' / 'comparison' / MuSiQue hop type ('2hop', '3hop1', ...)
+
+
+@dataclass(slots=True)
+class Dataset:
+    name: str  # file stem
+    fmt: str  # 'hotpot' | 'ircot' | 'musique' | 'titles'
+    examples: list[QAExample]
+    corpus: list[Paragraph]  # union of the questions' paragraphs, or the separate corpus
+    warnings: list[str] = field(default_factory=list)  # e.g. gold titles not in the corpus

@@ -128,9 +128,7 @@ def corpus(tmp_path: Path) -> Path:
 
 @pytest.fixture()
 def settings(tmp_path: Path) -> Settings:
-    s = Settings()
-    s.index.path = str(tmp_path / "ix")
-    return s
+    return Settings().replace({"index.path": str(tmp_path / "ix")})
 
 
 CliResult = tuple[int, str, str]

@@ -1,4 +1,4 @@
-"""config.example.yaml documents every key with its default; loading validates types."""
+"""config.example.yaml documents every key with its default; loading validates everything."""
 
 from __future__ import annotations
 
@@ -17,35 +17,64 @@ def test_example_lists_every_key_with_its_default() -> None:
     import yaml
 
     raw = yaml.safe_load(EXAMPLE.read_text())
-    defaults = Settings()
-    for section in dataclasses.fields(Settings):
-        if section.name == "source":
-            continue
-        expected = dataclasses.asdict(getattr(defaults, section.name))
-        assert raw[section.name] == expected, section.name
-    loaded = load_settings(EXAMPLE)
-    loaded.source = "defaults"
-    assert loaded == defaults
+    defaults = Settings().to_dict()
+    for section, expected in defaults.items():
+        assert raw[section] == expected, section
+    assert set(raw) == set(defaults)
+    assert dataclasses.replace(load_settings(EXAMPLE), source="defaults") == Settings()
 
 
-def test_set_validates_like_the_file() -> None:
+def test_replace_validates_like_the_file_and_never_mutates() -> None:
     s = Settings()
-    s.set("search.k", 9)
-    assert s.search.k == 9
-    s.set("llm.temperature", 1)  # an int is a fine float
-    assert s.llm.temperature == 1.0
+    nine = s.replace({"search.k": 9, "llm.temperature": 1})  # an int is a fine float
+    assert (nine.search.k, nine.llm.temperature, s.search.k) == (9, 1.0, 5)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        s.search.k = 9  # type: ignore[misc]
     with pytest.raises(ConfigError, match="'search.k'"):
-        s.set("search.k", "9")
+        s.replace({"search.k": "9"})
     with pytest.raises(ConfigError, match="unknown"):
-        s.set("search.nope", 1)
+        s.replace({"search.nope": 1})
     with pytest.raises(ConfigError, match="must be at least 1"):
-        s.set("retrieval.k", 0)
+        s.replace({"retrieval.k": 0})
     with pytest.raises(ConfigError, match="must be at least 64"):
-        s.set("llm.n_ctx", 8)
+        s.replace({"llm.n_ctx": 8})
     with pytest.raises(ConfigError, match="unknown setting"):
-        s.set("nosection.k", 1)
+        s.replace({"nosection.k": 1})
+
+
+@pytest.mark.parametrize(
+    ("yaml_text", "needle"),
+    [
+        ("search:\n  mode: fuzzy\n", "'search.mode' in {path}: must be one of hybrid, bm25, dense (got 'fuzzy')"),
+        ("retrieval:\n  first_stage: psychic\n", "'retrieval.first_stage' in {path}: must be one of"),
+        ("retrieval:\n  cfs_rule: any\n", "'retrieval.cfs_rule' in {path}: must be one of first, best"),
+        ("retrieval:\n  strategy: cfs+magic\n", "'retrieval.strategy' in {path}: unknown strategy 'magic'"),
+        ("retrieval:\n  strategy: note+dslr\n", "'retrieval.strategy' in {path}: 'note+dslr': note"),
+        ("refine:\n  empty: maybe\n", "'refine.empty' in {path}: must be one of keep-best, drop"),
+        ("refine:\n  scorer: oracle\n", "'refine.scorer' in {path}: must be one of dense"),
+        ("refine:\n  method: dsrl\n", "'refine.method' in {path}: must be one of none, dslr"),
+        ("rewrite:\n  method: hyde\n", "'rewrite.method' in {path}: must be one of none, dmqr"),
+        ("rewrite:\n  strategies: [gqr, xyz]\n", "'rewrite.strategies' in {path}: must be one of gqr, kwr"),
+        ("rewrite:\n  strategies: []\n", "'rewrite.strategies' in {path} is empty"),
+        ("rewrite:\n  strategies: [adaptive, kwr]\n", "adaptive picks the others itself"),
+    ],
+)
+def test_every_choice_is_checked_when_the_file_is_loaded(tmp_path: Path, yaml_text: str, needle: str) -> None:
+    path = tmp_path / "drrag.yaml"
+    path.write_text(yaml_text)
+    with pytest.raises(ConfigError) as info:
+        load_settings(path)
+    assert needle.format(path=path) in str(info.value) and "\n" not in str(info.value)
 
 
 def test_empty_file_means_defaults(tmp_path: Path) -> None:
     (tmp_path / "c.yaml").write_text("# nothing\n")
     assert load_settings(tmp_path / "c.yaml").search == Settings().search
+
+
+def test_overrides_apply_after_the_file_and_none_means_not_given(tmp_path: Path) -> None:
+    (tmp_path / "c.yaml").write_text("retrieval:\n  k: 6\n  strategy: qdc\n")
+    s = load_settings(tmp_path / "c.yaml", {"retrieval.k": 3, "retrieval.strategy": None})
+    assert (s.retrieval.k, s.retrieval.strategy, s.source) == (3, "qdc", str(tmp_path / "c.yaml"))
+    with pytest.raises(ConfigError, match="'retrieval.k' in command-line options: must be at least 1"):
+        load_settings(tmp_path / "c.yaml", {"retrieval.k": 0})

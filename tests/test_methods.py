@@ -24,11 +24,14 @@ def pipeline(tmp_path_factory: pytest.TempPathFactory) -> tuple[Pipeline, Counti
     from drrag_cli.generate.llm import LocalLLM
 
     root = tmp_path_factory.mktemp("methods")
-    settings = Settings()
-    settings.index.path = str(root / "ix")
-    settings.rewrite.cache = False  # count real calls; the cache has its own test below
-    settings.note.t_ci = 1
-    settings.note.max_tokens = 60
+    settings = Settings().replace(
+        {
+            "index.path": str(root / "ix"),
+            "rewrite.cache": False,  # count real calls; the cache has its own test below
+            "note.t_ci": 1,
+            "note.max_tokens": 60,
+        }
+    )
     Index.build([write(root / "corpus")], settings)
     llm = CountingLLM(LocalLLM(settings.llm))
     return Pipeline(settings, generator=llm), llm
@@ -67,13 +70,10 @@ def test_dmqr_adaptive_makes_one_extra_call(pipeline) -> None:  # noqa: ANN001
 def test_rewrites_are_cached_on_disk(pipeline, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: ANN001
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     pipe, llm = pipeline
-    pipe.settings.rewrite.cache = True
-    try:
-        first = pipe.retrieve(QUESTION, "dmqr")
-        before = llm.calls
-        second = pipe.retrieve(QUESTION, "dmqr")
-    finally:
-        pipe.settings.rewrite.cache = False
+    cached = Pipeline(pipe.settings.replace({"rewrite.cache": True}), index=pipe.index, generator=llm)
+    first = cached.retrieve(QUESTION, "dmqr")
+    before = llm.calls
+    second = cached.retrieve(QUESTION, "dmqr")
     assert first.llm_calls == 4 and second.llm_calls == 0 and llm.calls == before
     assert [r.text for r in second.rewrites.items] == [r.text for r in first.rewrites.items]
     assert len(list((tmp_path / "drrag" / "rewrites").glob("*.json"))) == 4

@@ -46,8 +46,7 @@ def pipeline(tmp_path_factory: pytest.TempPathFactory) -> tuple[Pipeline, Counti
     root = tmp_path_factory.mktemp("ask")
     corpus = write(root / "corpus")
     (corpus / "notice.md").write_text(INJECTION, encoding="utf-8")
-    settings = Settings()
-    settings.index.path = str(root / "ix")
+    settings = Settings().replace({"index.path": str(root / "ix")})
     Index.build([corpus], settings)
     llm = CountingLLM(LocalLLM(settings.llm))
     return Pipeline(settings, generator=llm), llm
@@ -68,11 +67,7 @@ def test_exactly_one_llm_call_and_numbered_citations(pipeline, strategy: str) ->
 
 def test_injected_document_cannot_change_format_or_citations(pipeline) -> None:  # noqa: ANN001
     pipe, _ = pipeline
-    pipe.settings.retrieval.k = 8  # make sure the notice is fed
-    try:
-        result = pipe.ask("What does the Heron security notice say?", strategy="hybrid")
-    finally:
-        pipe.settings.retrieval.k = 4
+    result = pipe.ask("What does the Heron security notice say?", strategy="hybrid", k=8)  # the notice is fed
     fed = result.answer.passages
     assert any(p.title == "Heron security notice" for p in fed)
     # the prompt fences documents and neutralises the fake closing tag inside the notice
@@ -105,7 +100,7 @@ def test_ask_json_shape(cli, tmp_path: Path) -> None:  # noqa: ANN001
         (["--strategy", "magic"], "unknown strategy"),
         (["--model", "/nonexistent/model.gguf"], "model.gguf"),
         (["--model", "JUNK"], "GGUF"),
-        (["--first-stage", "psychic"], "first stage"),
+        (["--first-stage", "psychic"], "first_stage"),
     ],
 )
 def test_ask_errors_exit_1(cli, tmp_path: Path, args: list[str], needle: str) -> None:  # noqa: ANN001

@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 
 from drrag_cli.config import Settings
-from drrag_cli.errors import InputError
-from drrag_cli.plan import Plan, parse_plan, resolve_plan
+from drrag_cli.errors import ConfigError, InputError
+from drrag_cli.pipeline import Pipeline
+from drrag_cli.plan import Plan, parse_plan
 
 
 @pytest.mark.parametrize(
@@ -41,19 +42,22 @@ def test_bad_specs(spec: str, message: str) -> None:
 
 
 def test_config_methods_apply_to_ask_not_eval() -> None:
-    s = Settings()
-    s.refine.method, s.rewrite.method, s.rewrite.strategies = "dslr", "dmqr", ["adaptive"]
-    assert resolve_plan("cfs", s).name == "dmqr-adaptive+cfs+dslr"
-    assert resolve_plan(None, s).name == "dmqr-adaptive+cfs+dslr"  # retrieval.strategy = cfs
-    assert resolve_plan("cfs", s, use_config=False).name == "cfs"
-    assert resolve_plan("note", s).name == "note"
-    s.refine.method = "dsrl"
-    with pytest.raises(InputError, match="refine.method 'dsrl'"):
-        resolve_plan("cfs", s)
+    s = Settings().replace({"refine.method": "dslr", "rewrite.method": "dmqr", "rewrite.strategies": ["adaptive"]})
+    pipe = Pipeline(s)
+    assert pipe.plan("cfs").name == "dmqr-adaptive+cfs+dslr"
+    assert pipe.plan(None).name == "dmqr-adaptive+cfs+dslr"  # retrieval.strategy = cfs
+    assert pipe.plan("cfs", use_config=False).name == "cfs"
+    assert pipe.plan("note").name == "note"
+    with pytest.raises(ConfigError, match="'refine.method'.*must be one of none, dslr"):
+        s.replace({"refine.method": "dsrl"})
 
 
-def test_rewrite_strategies_follow_the_part() -> None:
-    s = Settings()
-    s.rewrite.strategies = ["kwr", "par"]
-    assert parse_plan("dmqr+cfs").rewrite_strategies(s) == ["kwr", "par"]
-    assert parse_plan("dmqr-adaptive+cfs").rewrite_strategies(s) == ["adaptive"]
+def test_rewrite_strategies_are_checked_with_the_config() -> None:
+    s = Settings().replace({"rewrite.strategies": ["kwr", "par"]})
+    assert s.rewrite.strategies == ("kwr", "par")
+    with pytest.raises(ConfigError, match="'rewrite.strategies'.*must be one of"):
+        s.replace({"rewrite.strategies": ["kwr", "pqr"]})
+    with pytest.raises(ConfigError, match="use it alone"):
+        s.replace({"rewrite.strategies": ["adaptive", "kwr"]})
+    with pytest.raises(ConfigError, match="'retrieval.strategy'.*unknown strategy 'cfz'"):
+        s.replace({"retrieval.strategy": "cfz+dslr"})

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -21,6 +21,9 @@ from drrag_cli.cli.common import (
     settings_for,
     stderr_console,
 )
+
+if TYPE_CHECKING:
+    from drrag_cli.config import Settings
 
 ASK_EXAMPLES = (
     'Examples: drrag ask "In which city was the lead engineer of Project Heron born?"'
@@ -42,7 +45,17 @@ def register(app: typer.Typer) -> None:
     app.command("ask", epilog=ASK_EXAMPLES)(ask)
 
 
-def retrieval_settings(config, index, strategy, k, k1, first_stage, threshold, **extra):  # noqa: ANN001, ANN201
+def retrieval_settings(
+    config: str | None,
+    index: str | None,
+    strategy: str | None,
+    k: int | None,
+    k1: int | None,
+    first_stage: str | None,
+    threshold: float | None,
+    **extra: Any,
+) -> Settings:
+    """The settings of ask / eval with their retrieval options applied."""
     return settings_for(
         config,
         index,

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from drrag_cli.config import Settings, load_settings
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 ConfigOpt = Annotated[
     str | None,
@@ -57,14 +60,10 @@ class State:
 
 
 def settings_for(config: str | None, index: str | None = None, **overrides: Any) -> Settings:
-    """Load config, then apply CLI overrides (`search.k=...`) that were actually given."""
-    settings = load_settings(config)
-    if index is not None:
-        settings.set("index.path", index)
-    for dotted, value in overrides.items():
-        if value is not None:
-            settings.set(dotted.replace("__", "."), value)
-    return settings
+    """Load config with the CLI options that were actually given (``search__k=5`` is
+    ``search.k``) as overrides, validated like the file."""
+    given = {dotted.replace("__", "."): value for dotted, value in overrides.items()}
+    return load_settings(config, {"index.path": index, **given})
 
 
 def print_json(data: Any) -> None:
@@ -72,13 +71,13 @@ def print_json(data: Any) -> None:
     sys.stdout.flush()
 
 
-def stderr_console():  # noqa: ANN201 - rich Console, imported lazily
+def stderr_console() -> Console:
     from rich.console import Console
 
     return Console(stderr=True)
 
 
-def stdout_console():  # noqa: ANN201
+def stdout_console() -> Console:
     from rich.console import Console
 
     return Console()

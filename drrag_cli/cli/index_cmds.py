@@ -37,52 +37,6 @@ SEARCH_EXAMPLES = (
 )
 
 
-class _RichProgress:
-    """Rich progress bar on stderr; silent when stderr is not a terminal."""
-
-    def __init__(self) -> None:
-        from rich.progress import (
-            BarColumn,
-            MofNCompleteColumn,
-            Progress,
-            TaskProgressColumn,
-            TextColumn,
-            TimeElapsedColumn,
-            TimeRemainingColumn,
-        )
-
-        self.progress = Progress(
-            TextColumn("{task.description:<20}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TaskProgressColumn(),
-            TextColumn("{task.fields[rate]}"),
-            TimeElapsedColumn(),
-            TimeRemainingColumn(),
-            console=stderr_console(),
-            transient=False,
-        )
-        self.task = None
-
-    def __enter__(self) -> _RichProgress:
-        self.progress.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.progress.stop()
-
-    def phase(self, name: str, total: int | None) -> None:
-        if self.task is not None:
-            self.progress.update(self.task, completed=self.progress.tasks[-1].total or 0)
-        self.task = self.progress.add_task(name, total=total, rate="")
-
-    def advance(self, n: int = 1) -> None:
-        self.progress.advance(self.task, n)
-        task = self.progress.tasks[-1]
-        if task.description.startswith("embedding") and task.elapsed:
-            self.progress.update(self.task, rate=f"{task.completed / task.elapsed:.0f}/s")
-
-
 def index(
     paths: Annotated[
         list[str] | None, typer.Argument(help="Files or folders to index (default: the ones indexed before).")
@@ -109,7 +63,9 @@ def index(
     if json_out or not err.is_terminal:
         report = Index.build(paths or [], settings, rebuild=rebuild)
     else:
-        with _RichProgress() as bar:
+        from drrag_cli.cli.progress import RichProgress
+
+        with RichProgress() as bar:
             report = Index.build(paths or [], settings, rebuild=rebuild, progress=bar)
     if json_out:
         print_json(report.to_json())
@@ -167,19 +123,7 @@ def search(
             {
                 "query": query,
                 "mode": settings.search.mode,
-                "results": [
-                    {
-                        "rank": h.rank,
-                        "score": round(h.score, 6),
-                        "passage_id": h.passage.passage_id,
-                        "title": h.passage.title,
-                        "source": h.passage.source,
-                        "lines": h.passage.lines,
-                        "page": h.passage.page,
-                        "text": h.passage.text,
-                    }
-                    for h in hits
-                ],
+                "results": [h.passage.to_json(text=True, rank=h.rank, score=round(h.score, 6)) for h in hits],
             }
         )
         return
@@ -198,23 +142,12 @@ def _search_strategy(
     explain: bool,
     overrides: dict,
 ) -> None:
-    from drrag_cli.pipeline import AskResult, Pipeline
+    from drrag_cli.pipeline import Pipeline, search_json
 
     settings = settings_for(config, index, retrieval__strategy=strategy, retrieval__k=k, **overrides)
-    pipeline = Pipeline(settings)
-    retrieval = pipeline.retrieve(query)
+    retrieval = Pipeline(settings).retrieve(query)
     if json_out:
-        out = AskResult(query, retrieval, None, dict(retrieval.timings)).to_json(explain=explain)
-        out.pop("answer")
-        out.pop("tokens_fed")  # counting needs the LLM's tokenizer; DSLR's refine section has its counts
-        if not retrieval.llm_calls:
-            out.pop("llm_calls")
-        fed = {p.passage_id: p.text for p in retrieval.passages}
-        for doc, selected in zip(out["documents"], retrieval.documents, strict=True):
-            doc["text"] = selected.passage.text
-            if retrieval.refined is not None:
-                doc["refined_text"] = fed.get(selected.passage.passage_id)
-        print_json(out)
+        print_json(search_json(retrieval, explain))
         return
     from drrag_cli.cli.render import print_context, print_trace
 

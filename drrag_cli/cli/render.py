@@ -4,10 +4,16 @@ from __future__ import annotations
 
 import os
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from drrag_cli.cli.common import stdout_console
 from drrag_cli.types import Hit, Passage
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from drrag_cli.pipeline import AskResult
+    from drrag_cli.retrieve.context import RetrievalResult
 
 
 def display_path(source: str) -> str:
@@ -76,7 +82,7 @@ def print_status(info: dict[str, Any]) -> None:
     stdout_console().print(table)
 
 
-def print_answer(result, already_streamed: bool = False) -> None:  # noqa: ANN001 - AskResult
+def print_answer(result: AskResult, already_streamed: bool = False) -> None:
     from rich.markup import escape
 
     console = stdout_console()
@@ -105,7 +111,7 @@ def print_answer(result, already_streamed: bool = False) -> None:  # noqa: ANN00
             console.print(f"[yellow]note:[/yellow] {escape(line)}", highlight=False)
 
 
-def print_method_notes(retrieval, console) -> None:  # noqa: ANN001 - RetrievalResult
+def print_method_notes(retrieval: RetrievalResult, console: Console) -> None:
     """One line each for DMQR (rewrites, fallbacks) and DSLR (tokens saved, rescued/dropped passages)."""
     from rich.markup import escape
 
@@ -129,7 +135,7 @@ def print_method_notes(retrieval, console) -> None:  # noqa: ANN001 - RetrievalR
             console.print(f"[yellow]note:[/yellow] {escape(line)}", highlight=False)
 
 
-def print_context(retrieval) -> None:  # noqa: ANN001 - RetrievalResult
+def print_context(retrieval: RetrievalResult) -> None:
     """`drrag search --strategy X`: the documents that would be fed to the LLM."""
     from rich.markup import escape
 
@@ -150,7 +156,7 @@ def print_context(retrieval) -> None:  # noqa: ANN001 - RetrievalResult
     print_method_notes(retrieval, console)
 
 
-def print_trace(retrieval, console) -> None:  # noqa: ANN001
+def print_trace(retrieval: RetrievalResult, console: Console) -> None:
     """--explain: every stage of the strategy, readable."""
     from rich.markup import escape
 
@@ -194,7 +200,7 @@ def print_trace(retrieval, console) -> None:  # noqa: ANN001
         _trace_dslr(t["dslr"], console)
 
 
-def _trace_dmqr(d: dict[str, Any], console) -> None:  # noqa: ANN001
+def _trace_dmqr(d: dict[str, Any], console: Console) -> None:
     from rich.markup import escape
 
     head = f"[bold]dmqr[/bold] requested {','.join(d['requested'])}  ran {','.join(d['chosen'])}"
@@ -211,7 +217,7 @@ def _trace_dmqr(d: dict[str, Any], console) -> None:  # noqa: ANN001
     console.print(f"  fused top {d.get('fused_top')}", highlight=False)
 
 
-def _trace_dslr(d: dict[str, Any], console) -> None:  # noqa: ANN001
+def _trace_dslr(d: dict[str, Any], console: Console) -> None:
     from rich.markup import escape
 
     console.print(
@@ -227,7 +233,7 @@ def _trace_dslr(d: dict[str, Any], console) -> None:  # noqa: ANN001
         console.print(f"  #{p['passage_id']} {escape(p['title'])}: {scores}{flag}", highlight=False)
 
 
-def _trace_note(t: dict[str, Any], console) -> None:  # noqa: ANN001
+def _trace_note(t: dict[str, Any], console: Console) -> None:
     from rich.markup import escape
 
     console.print(f"[bold]adaptive-note[/bold] stop: {escape(str(t.get('stop_reason')))}", highlight=False)

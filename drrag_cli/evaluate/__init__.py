@@ -1,45 +1,36 @@
-"""Evaluation: dataset loaders (HotpotQA, 2Wiki, IRCoT, MuSiQue), metrics and the eval runner (SPEC §7)."""
+"""Evaluation: dataset loaders (HotpotQA, 2Wiki, IRCoT, MuSiQue), metrics and the eval runner (SPEC §7).
 
-from drrag_cli.evaluate.datasets import (
-    FORMATS,
-    Dataset,
-    Paragraph,
-    QAExample,
-    detect_format,
-    load_corpus,
-    load_dataset,
-    paragraph_key,
-)
-from drrag_cli.evaluate.metrics import (
-    MeanAccumulator,
-    accuracy,
-    answer_scores,
-    exact_match,
-    f1_score,
-    normalize_answer,
-    recall,
-    summarise,
-)
-from drrag_cli.evaluate.runner import EvalInterrupted, EvalResult, run_eval
+    from drrag_cli.evaluate import load_dataset, run_eval
 
-__all__ = [
-    "FORMATS",
-    "Dataset",
-    "EvalInterrupted",
-    "EvalResult",
-    "MeanAccumulator",
-    "Paragraph",
-    "QAExample",
-    "accuracy",
-    "answer_scores",
-    "detect_format",
-    "exact_match",
-    "f1_score",
-    "load_corpus",
-    "load_dataset",
-    "normalize_answer",
-    "paragraph_key",
-    "recall",
-    "run_eval",
-    "summarise",
-]
+Names load lazily, so importing a loader or a metric never imports the runner.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+_WHERE = {
+    "FORMATS": "datasets",
+    "detect_format": "datasets",
+    "load_corpus": "datasets",
+    "load_dataset": "datasets",
+    "MeanAccumulator": "metrics",
+    "accuracy": "metrics",
+    "answer_scores": "metrics",
+    "exact_match": "metrics",
+    "f1_score": "metrics",
+    "normalize_answer": "metrics",
+    "recall": "metrics",
+    "summarise": "metrics",
+    "EvalInterrupted": "result",
+    "EvalResult": "result",
+    "run_eval": "runner",
+}
+__all__ = sorted(_WHERE)
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _WHERE:
+        raise AttributeError(name)
+    return getattr(importlib.import_module(f"drrag_cli.evaluate.{_WHERE[name]}"), name)

@@ -9,13 +9,15 @@ the corpus is the union of all questions' paragraphs, deduplicated by title + te
 
 from __future__ import annotations
 
-import hashlib
 import json
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from drrag_cli.errors import InputError
+from drrag_cli.types import Dataset, Paragraph, QAExample, normalise_ws, paragraph_key
+
+__all__ = ["FORMATS", "Dataset", "Paragraph", "QAExample", "detect_format", "load_corpus", "load_dataset",
+           "paragraph_key"]
 
 FORMATS: dict[str, str] = {
     "hotpot": "raw HotpotQA / 2WikiMultihopQA (_id, question, answer, supporting_facts, context)",
@@ -23,50 +25,6 @@ FORMATS: dict[str, str] = {
     "musique": "MuSiQue (id, question, answer, answer_aliases, paragraphs)",
     "titles": "questions (question, answer, supporting_facts) with a separate --corpus",
 }
-
-
-def _ws(text: str) -> str:
-    return " ".join(text.split())
-
-
-def paragraph_key(title: str, text: str) -> str:
-    """Stable id: sha1 of whitespace-normalised title + '\\n' + text, first 16 hex chars.
-
-    Whitespace is normalised so the same paragraph copied through different pipelines
-    (IRCoT keeps double spaces, corpora often collapse them) still gets the same key.
-    """
-    raw = f"{_ws(title)}\n{_ws(text)}".encode()
-    return hashlib.sha1(raw).hexdigest()[:16]
-
-
-@dataclass(frozen=True, slots=True)
-class Paragraph:
-    title: str
-    text: str
-
-    @property
-    def key(self) -> str:
-        return paragraph_key(self.title, self.text)
-
-
-@dataclass(slots=True)
-class QAExample:
-    qid: str
-    question: str
-    answers: list[str]  # gold answer first, then aliases (deduped, non-empty)
-    paragraphs: list[Paragraph]  # this question's own context paragraphs (may be empty)
-    gold_keys: list[str]  # keys of the gold (supporting) paragraphs, in order, deduped
-    gold_titles: list[str]
-    qtype: str = ""  # 'bridge' / 'comparison' / MuSiQue hop type ('2hop', '3hop1', ...)
-
-
-@dataclass(slots=True)
-class Dataset:
-    name: str  # file stem
-    fmt: str  # 'hotpot' | 'ircot' | 'musique' | 'titles'
-    examples: list[QAExample]
-    corpus: list[Paragraph]  # union of the questions' paragraphs, or the separate corpus
-    warnings: list[str] = field(default_factory=list)  # e.g. gold titles not in the corpus
 
 
 def _read_text(path: Path) -> str:
@@ -329,7 +287,7 @@ def load_dataset(path: str | Path, corpus: str | Path | None = None, limit: int 
         raise InputError(f"{path}: {data[0][0]}: {err}") from None
     given = load_corpus(corpus) if corpus is not None else None
     if fmt == "titles" and given is None:
-        raise InputError(f"{path}: the questions carry no context paragraphs; pass their corpus with --corpus")
+        raise InputError(f"{path}: the questions carry no context paragraphs; give their corpus (drrag eval --corpus)")
     parsed = []
     for where, rec in data:
         if not isinstance(rec, dict):
@@ -349,15 +307,17 @@ def _resolve_gold(dataset: Dataset, parsed: list[Parsed], given: list[Paragraph]
     keys = {p.key for p in given} if given is not None else set()
     by_title: dict[str, list[str]] = {}
     for p in given or []:
-        by_title.setdefault(_ws(p.title), []).append(p.key)
+        by_title.setdefault(normalise_ws(p.title), []).append(p.key)
     for ex, gold, titles in parsed:
         found = [
-            k for p in gold for k in ([p.key] if given is None or p.key in keys else by_title.get(_ws(p.title), []))
+            k
+            for p in gold
+            for k in ([p.key] if given is None or p.key in keys else by_title.get(normalise_ws(p.title), []))
         ]
-        covered = {p.title for p in gold if given is None or by_title.get(_ws(p.title))}
+        covered = {p.title for p in gold if given is None or by_title.get(normalise_ws(p.title))}
         for title in titles:
-            if title not in covered and by_title.get(_ws(title)):
-                found += by_title[_ws(title)]
+            if title not in covered and by_title.get(normalise_ws(title)):
+                found += by_title[normalise_ws(title)]
             elif title not in covered:
                 where = "the corpus" if given is not None else "its context"
                 dataset.warnings.append(f"{ex.qid}: gold title {title!r} not in {where}; skipped")

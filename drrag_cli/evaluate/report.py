@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from rich.table import Table
 
-    from drrag_cli.evaluate.runner import EvalResult
+    from drrag_cli.evaluate.result import EvalResult
 
 PLOT = "recall_vs_k.png"
 PERCENT = {"recall", "em", "f1", "acc"}

@@ -16,7 +16,7 @@ from typing import IO, TYPE_CHECKING, Any
 from drrag_cli.errors import InputError
 
 if TYPE_CHECKING:
-    from drrag_cli.evaluate.runner import EvalResult
+    from drrag_cli.evaluate.result import EvalResult
 
 PER_QUESTION = "per_question.jsonl"
 RESULTS = "results.json"
@@ -35,7 +35,7 @@ class OutDir:
         self.path = path
         self.run = run
         if path.exists() and not path.is_dir():
-            raise InputError(f"--out {path} is a file; give a folder (it is created if missing)")
+            raise InputError(f"eval output {path} is a file; give a folder (it is created if missing)")
         path.mkdir(parents=True, exist_ok=True)
         self.lines = path / PER_QUESTION
         self.records: dict[Key, dict[str, Any]] = {}
@@ -43,8 +43,8 @@ class OutDir:
             reason = self._mismatch()
             if reason and not force:
                 raise InputError(
-                    f"--out {path} holds results of another eval ({reason}); "
-                    "use another --out, or --force to discard them and start over"
+                    f"eval output folder {path} holds results of another eval ({reason}); use another "
+                    "folder, or force a fresh start (force=True, drrag eval --force) to discard them"
                 )
             if reason:
                 self._reset()
@@ -81,7 +81,7 @@ class OutDir:
                         fh.truncate(len(data) - len(chunk))
                     break
                 raise InputError(
-                    f"{self.lines}: line {n} is not a per-question record; fix or delete it, or pass --force"
+                    f"{self.lines}: line {n} is not a per-question record; fix or delete it, or force a fresh start"
                 ) from None
             records[key] = rec
         else:

@@ -23,7 +23,11 @@ from drrag_cli.types import Hit, Passage
 if TYPE_CHECKING:
     import numpy as np
 
+    from drrag_cli.index.bm25 import BM25Index
     from drrag_cli.index.build import BuildProgress, BuildReport
+    from drrag_cli.index.dense import DenseIndex
+    from drrag_cli.index.embedder import Embedder
+    from drrag_cli.index.store import PassageStore
 
 MODES = ("hybrid", "bm25", "dense")
 
@@ -37,10 +41,11 @@ class Index:
 
     # -- lifecycle -------------------------------------------------------------------
     @classmethod
-    def open(cls, settings: Settings) -> Index:
+    def open(cls, settings: Settings, path: str | Path | None = None) -> Index:
+        """The live generation of the index at ``path`` (default ``index.path``)."""
         from drrag_cli.index.build import check_compatible
 
-        root = Path(settings.index.path).expanduser()
+        root = Path(path if path is not None else settings.index.path).expanduser()
         for _attempt in range(3):  # a build may swap CURRENT between our two reads
             gen = layout.require_generation(root)
             try:
@@ -56,33 +61,33 @@ class Index:
     @staticmethod
     def build(
         paths: Sequence[str | Path], settings: Settings, *, rebuild: bool = False,
-        progress: BuildProgress | None = None,
+        progress: BuildProgress | None = None, path: str | Path | None = None,
     ) -> BuildReport:
         from drrag_cli.index.build import build_index
 
-        return build_index(paths, settings, rebuild=rebuild, progress=progress)
+        return build_index(paths, settings, rebuild=rebuild, progress=progress, path=path)
 
     # -- parts, loaded lazily ----------------------------------------------------------
     @cached_property
-    def store(self):  # noqa: ANN201
+    def store(self) -> PassageStore:
         from drrag_cli.index.store import PassageStore
 
         return PassageStore(self.gen / "store.sqlite", readonly=True)
 
     @cached_property
-    def bm25(self):  # noqa: ANN201
+    def bm25(self) -> BM25Index:
         from drrag_cli.index.bm25 import BM25Index
 
         return BM25Index(self.gen / "bm25")
 
     @cached_property
-    def dense(self):  # noqa: ANN201
+    def dense(self) -> DenseIndex:
         from drrag_cli.index.dense import DenseIndex
 
         return DenseIndex(self.gen / "dense.hnsw", int(self.manifest["embedding"]["dim"]))
 
     @cached_property
-    def embedder(self):  # noqa: ANN201
+    def embedder(self) -> Embedder:
         from drrag_cli.index.embedder import get_embedder
 
         return get_embedder(self.settings.embedding.model, self.settings.embedding.threads)
@@ -100,7 +105,7 @@ class Index:
     def hybrid_ranked(
         self, text: str, n: int, vec: np.ndarray | None = None
     ) -> list[tuple[int, float]]:
-        from drrag_cli.retrieve.fusion import rrf
+        from drrag_cli.index.fusion import rrf
 
         depth = max(n, self.settings.search.candidates)
         if vec is None:

@@ -9,6 +9,10 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import tantivy
 
 TITLE_BOOST = 2.0
 _TERM = re.compile(r"[^\W_]+")
@@ -20,7 +24,7 @@ def query_terms(text: str) -> list[str]:
     return [t for t in _TERM.findall(text.lower()) if len(t) <= 40][:MAX_TERMS]
 
 
-def _schema():  # noqa: ANN202
+def _schema() -> tantivy.Schema:
     import tantivy
 
     builder = tantivy.SchemaBuilder()

@@ -110,12 +110,18 @@ def build_index(
     *,
     rebuild: bool = False,
     progress: BuildProgress | None = None,
+    path: str | Path | None = None,
 ) -> BuildReport:
+    """Build or update the index at ``path`` (default ``index.path``) from ``paths``.
+
+    Long: one writer-locked transaction from scan to publish, kept in one place so the
+    crash-safety order (stage, embed, write, swap, prune) reads top to bottom.
+    """
     from drrag_cli.index.store import PassageStore
 
     progress = progress or _Silent()
     started = time.perf_counter()
-    root = Path(settings.index.path).expanduser()
+    root = Path(path if path is not None else settings.index.path).expanduser()
     report = BuildReport(index=str(root))
     with layout.writer_lock(root):
         layout.prune_generations(root, keep=set())  # stale .tmp from a killed run

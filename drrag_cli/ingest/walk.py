@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import fnmatch
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -50,7 +50,7 @@ def read_ignore_file(root: Path) -> list[str]:
     return [line.strip().rstrip("/") for line in lines if line.strip() and not line.lstrip().startswith("#")]
 
 
-def walk(paths: Iterable[str | Path], exclude: list[str]) -> WalkResult:
+def walk(paths: Iterable[str | Path], exclude: Sequence[str]) -> WalkResult:
     result = WalkResult()
     seen: set[Path] = set()
     for raw in paths:
@@ -62,7 +62,7 @@ def walk(paths: Iterable[str | Path], exclude: list[str]) -> WalkResult:
         if root.is_file():
             _consider(root, result, seen)
             continue
-        patterns = exclude + read_ignore_file(root)
+        patterns = [*exclude, *read_ignore_file(root)]
         visited: set[tuple[int, int]] = set()
         for dirpath, dirnames, filenames in os.walk(root, followlinks=True, onerror=None):
             here = Path(dirpath)

@@ -31,8 +31,6 @@ from drrag_cli.types import Passage
 if TYPE_CHECKING:
     import numpy as np
 
-EMPTY_RULES = ("keep-best", "drop")
-SCORERS = ("dense",)
 
 
 class SentenceScorer(Protocol):
@@ -71,15 +69,13 @@ class RefinedPassage:
         return " ".join(self.sentences[i] for i in self.kept)
 
     def to_json(self) -> dict:
-        return {
-            "passage_id": self.original.passage_id,
-            "title": self.original.title,
-            "sentences": len(self.sentences),
-            "kept": self.kept,
-            "scores": [round(s, 4) for s in self.scores],
-            "rescued": self.rescued,
-            "dropped": self.dropped,
-        }
+        return self.original.to_json(
+            sentences=len(self.sentences),
+            kept=self.kept,
+            scores=[round(s, 4) for s in self.scores],
+            rescued=self.rescued,
+            dropped=self.dropped,
+        )
 
 
 @dataclass
@@ -135,8 +131,6 @@ def refine_dslr(
     similarity undervalues the second-hop sentence that carries the answer but not the
     question's words, and a floor of two keeps it far more often (docs/BENCHMARKS.md).
     """
-    if empty not in EMPTY_RULES:
-        raise InputError(f"unknown refine.empty {empty!r} (choose {' or '.join(EMPTY_RULES)})")
     split = [split_sentences(p.text) or [p.text] for p in passages]
     flat = [s for sents in split for s in sents]
     scores = scorer.score(question, flat) if flat else []
@@ -173,13 +167,15 @@ def calibrate_threshold(scores: Iterable[float], percentile: float) -> float:
 
     values = np.asarray(list(scores), dtype=float)
     if not 0 <= percentile <= 100:
-        raise InputError(f"--calibrate-dslr takes a percentile between 0 and 100 (got {percentile:g})")
+        raise InputError(f"the DSLR calibration percentile must be between 0 and 100 (got {percentile:g})")
     if values.size == 0:
         raise InputError("no sentences to calibrate the DSLR threshold on (did retrieval return nothing?)")
     return float(np.percentile(values, percentile))
 
 
+SCORERS: dict[str, Callable[[Callable[[Sequence[str]], np.ndarray]], SentenceScorer]] = {"dense": DenseScorer}
+
+
 def make_scorer(name: str, embed: Callable[[Sequence[str]], np.ndarray]) -> SentenceScorer:
-    if name == "dense":
-        return DenseScorer(embed)
-    raise InputError(f"unknown refine.scorer {name!r} (choose {', '.join(SCORERS)})")
+    """The ``refine.scorer`` named (validated with the config: config.RefineSettings)."""
+    return SCORERS[name](embed)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from drrag_cli.retrieve.fusion import rrf
+from drrag_cli.index.fusion import rrf
 
 if TYPE_CHECKING:
     from drrag_cli.index.api import Index

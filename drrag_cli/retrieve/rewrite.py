@@ -34,10 +34,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from drrag_cli.errors import InputError
 from drrag_cli.generate.prompts import neutralise
 
-STRATEGIES = ("gqr", "kwr", "par", "cce")
+KINDS = ("gqr", "kwr", "par", "cce")  # rewrite.strategies (config.RewriteStrategy) minus adaptive
 PROMPT_VERSION = "dmqr-1"  # bump when a prompt changes: old cache entries are then ignored
 MAX_REWRITE_WORDS = {"gqr": 60, "kwr": 30, "par": 80, "cce": 40}
 
@@ -156,7 +155,7 @@ def chat_messages(strategy: str, question: str) -> list[dict[str, str]]:
 
 
 def _adaptive_intro() -> str:
-    lines = [f"{name}: {DESCRIPTIONS[name]}" for name in STRATEGIES]
+    lines = [f"{name}: {DESCRIPTIONS[name]}" for name in KINDS]
     return "Choose the query rewriting strategies that help retrieve documents for the question.\n" + "\n".join(lines)
 
 
@@ -193,7 +192,7 @@ def parse_selection(raw: str) -> list[str]:
     """Strategy names found in the selector's output, in pool order; [] if none."""
     first = next((ln for ln in raw.splitlines() if ln.strip()), "")
     found = set(re.findall(r"\b(gqr|kwr|par|cce)\b", first.lower()))
-    return [s for s in STRATEGIES if s in found]
+    return [s for s in KINDS if s in found]
 
 
 # -- cache -----------------------------------------------------------------------------------
@@ -250,17 +249,6 @@ def _ask(llm: Any, prompt: str, messages: list[dict[str, str]], max_tokens: int)
     return llm.complete(prompt, max_tokens=max_tokens, stop=["\n"])
 
 
-def check_strategies(names: list[str]) -> list[str]:
-    if not names:
-        raise InputError("rewrite.strategies is empty; use gqr,kwr,par,cce or adaptive")
-    bad = [n for n in names if n not in (*STRATEGIES, "adaptive")]
-    if bad:
-        raise InputError(f"unknown rewrite strategy {bad[0]!r} (choose from {', '.join(STRATEGIES)} or adaptive)")
-    if "adaptive" in names and len(names) > 1:
-        raise InputError("rewrite strategy 'adaptive' picks the others itself; use it alone")
-    return list(dict.fromkeys(names))
-
-
 def _cached_call(llm: Any, cache: RewriteCache, question: str, name: str, call: Any) -> tuple[str, bool]:
     """(raw output, came from cache)."""
     model = model_id(llm)
@@ -278,7 +266,7 @@ def rewrite_question(
     """Rewrite ``question`` with each strategy (or the adaptively chosen ones)."""
     t0 = time.perf_counter()
     cache = cache or RewriteCache(None)
-    requested = check_strategies(list(strategies))
+    requested = list(dict.fromkeys(strategies))  # names were validated with the config (rewrite.strategies)
     out = Rewrites(question, [], requested, list(requested))
     if requested == ["adaptive"]:
         raw, cached = _cached_call(
@@ -289,7 +277,7 @@ def rewrite_question(
         chosen = parse_selection(raw)
         out.selection = raw.strip().splitlines()[0] if raw.strip() else ""
         if not chosen:
-            chosen = list(STRATEGIES)
+            chosen = list(KINDS)
             out.fallbacks.append(f"adaptive selection unreadable ({out.selection or 'empty'!r}): used all four")
         out.chosen = chosen
     for name in out.chosen:

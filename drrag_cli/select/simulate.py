@@ -1,91 +1,147 @@
-"""Replay CFS on mined questions to see what a classifier and threshold do to recall.
+"""Replay QDC, CFS and CIS on mined questions, through the product's selection core.
 
 Pair accuracy is not the target: CFS keeps the *first* candidate of each q* walk that
 the classifier accepts, so one false positive early in a walk hides the real second hop.
-The threshold is therefore chosen by replaying CFS (first stage → k1 = ceil(k/2) static
-docs → walk each q* list to depth 20 → keep the first accepted candidate) on held-out
-questions and measuring the recall of gold paragraphs, as `drrag eval` will.
+Thresholds are therefore chosen by replaying the strategies on held-out questions and
+measuring the recall of gold paragraphs, as `drrag eval` will. The replay calls the same
+functions ``drrag ask`` runs (:mod:`drrag_cli.select.core`) on the lists the product's
+retriever returned (recorded by :mod:`drrag_cli.select.mining`), with the classifier's
+own ``predict``; ``tests/select/test_simulate.py`` checks that both select the same
+documents.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 
 import numpy as np
 
-from drrag_cli.select.classifier import RelevanceClassifier
-from drrag_cli.select.mining import PairPool
+from drrag_cli.retrieve.context import Classifier
+from drrag_cli.select import core
+from drrag_cli.select.mining import KS, WALK_DEPTH, PairPool, qdc_context
 
-KS: tuple[int, ...] = (3, 4, 6)
+
+def _views(pool: PairPool, ids: Sequence[int]) -> dict[int, object]:
+    from drrag_cli.select.classifier import DocView
+
+    c = pool.corpus
+    return {i: DocView(c[i].title, c[i].text, pool.corpus_vecs[i]) for i in ids}
 
 
-def walk_triples(pool: PairPool, questions: Sequence[int], n_static: int = 3,
-                 depth: int = 20) -> list[tuple[int, int, int]]:
-    """Every (q, static d1, candidate d2) a CFS run with up to `n_static` static docs asks."""
+def predict(pool: PairPool, clf: Classifier, q: int, pairs: Sequence[tuple[int, int]]) -> list[float]:
+    """C(q, d1, d2) for corpus-index pairs, exactly as the product calls it: stored
+    vectors, the question's embedding and the q* embedding of each pair's d1."""
+    if not pairs:
+        return []
+    views = _views(pool, {i for pair in pairs for i in pair})
+    probs = clf.predict(
+        pool.questions[q],
+        pool.q_vecs[q],
+        [(views[a], views[b]) for a, b in pairs],
+        [pool.qstar.get((q, a)) for a, _ in pairs],
+    )
+    return [float(p) for p in probs]
+
+
+N_STATIC = max(core.resolve_k1(k) for k in KS)  # static documents a CFS run at k ∈ KS can have
+
+
+def cfs_triples(pool: PairPool, questions: Sequence[int], n_static: int = N_STATIC) -> list[tuple[int, int, int]]:
+    """Every (q, static d1, candidate d2) a CFS run at k ∈ KS can ask the classifier."""
     out = []
     for q in questions:
         for d1 in pool.static[q][:n_static]:
-            out += [(q, d1, d2) for d2 in pool.walks[(q, d1)][:depth]]
+            out += [(q, d1, d2) for d2 in pool.qstar_lists[(q, d1)][: WALK_DEPTH + n_static] if d2 != d1]
+    return list(dict.fromkeys(out))
+
+
+def cfs_scores(
+    pool: PairPool, clf: Classifier | None, questions: Sequence[int], n_static: int = N_STATIC
+) -> dict[tuple[int, int, int], float]:
+    """C(q, d1, d2) for every triple of :func:`cfs_triples`, through the classifier's own
+    ``predict``; ``clf=None`` gives the oracle (1 when both are gold)."""
+    triples = cfs_triples(pool, questions, n_static)
+    if clf is None:
+        return {t: float(t[1] in pool.gold[t[0]] and t[2] in pool.gold[t[0]]) for t in triples}
+    by_q: dict[int, list[tuple[int, int, int]]] = {}
+    for t in triples:
+        by_q.setdefault(t[0], []).append(t)
+    out: dict[tuple[int, int, int], float] = {}
+    for q, mine in by_q.items():
+        out.update(zip(mine, predict(pool, clf, q, [(a, b) for _, a, b in mine]), strict=True))
     return out
 
 
-def cfs_scores(pool: PairPool, clf: RelevanceClassifier | None, questions: Sequence[int],
-               n_static: int = 3, fallback: bool = False) -> dict[tuple[int, int, int], float]:
-    """Classifier probability for every pair a CFS run can ask; `clf=None` → oracle."""
-    from drrag_cli.select.train import triple_features
+def cfs_context(
+    pool: PairPool,
+    q: int,
+    scores: dict[tuple[int, int, int], float],
+    k: int,
+    threshold: float,
+    rule: str = "first",
+    depth: int = WALK_DEPTH,
+    per_static: int = 1,
+) -> list[int]:
+    """The CFS context the product builds for question q at k, from recorded lists."""
+    statics = pool.static[q][: core.resolve_k1(k)]
+    walks = core.cfs_walks(statics, [pool.qstar_lists[(q, d1)] for d1 in statics], depth)
+    probs = {(i, d2): scores[(q, statics[i], d2)] for i, walk in enumerate(walks) for d2, _ in walk}
+    decisions = core.cfs_select(statics, walks, probs, k=k, threshold=threshold, rule=rule, per_static=per_static)
+    return statics + [d.pid for d in core.kept(decisions)]
 
-    triples = walk_triples(pool, questions, n_static)
-    if clf is None:
-        return {t: float(t[1] in pool.gold[t[0]] and t[2] in pool.gold[t[0]]) for t in triples}
-    if not triples:
-        return {}
-    x = triple_features(pool, triples, clf.blocks, clf.fallback if fallback else None)
-    return dict(zip(triples, clf.forward(x).tolist(), strict=True))
+
+def cis_pairs(pool: PairPool, clf: Classifier, q: int, k: int) -> tuple[list[int], dict[tuple[int, int], float]]:
+    """The QDC context of question q at k and C of every ordered pair of it (by position)."""
+    ctx = qdc_context(pool, q, k)
+    order = [(m, n) for m in range(len(ctx)) for n in range(len(ctx)) if m != n]
+    return ctx, dict(zip(order, predict(pool, clf, q, [(ctx[m], ctx[n]) for m, n in order]), strict=True))
 
 
-def simulate_cfs(pool: PairPool, questions: Sequence[int], scores: dict, k: int,
-                 threshold: float, rule: str = "first", depth: int = 20) -> dict:
-    """Mean gold recall and documents fed for CFS with k1 = ceil(k/2) static docs.
+def cis_context(ctx: list[int], pair_probs: dict[tuple[int, int], float], threshold: float) -> list[int]:
+    """The CIS context the product keeps of a QDC context (select.core.cis_select); like
+    the product, a context of fewer than two documents is kept as it is."""
+    if len(ctx) < 2:
+        return ctx
+    return [ctx[i] for i in core.cis_select(len(ctx), pair_probs, threshold)[0]]
 
-    rule "first": keep the first candidate ≥ threshold (the paper); "best": keep the
-    highest-scoring candidate of the walk if it is ≥ threshold.
-    """
-    recalls, docs = [], []
-    k1 = math.ceil(k / 2)
-    for q in questions:
-        context = list(pool.static[q][:k1])
-        for d1 in pool.static[q][:k1]:
-            if len(context) >= k:
-                break
-            cands = [d for d in pool.walks[(q, d1)][:depth] if d not in context]
-            probs = [scores[(q, d1, d)] for d in cands]
-            if rule == "best":
-                if probs and max(probs) >= threshold:
-                    context.append(cands[int(np.argmax(probs))])
-            else:
-                hit = next((d for d, p in zip(cands, probs, strict=True) if p >= threshold),
-                           None)
-                if hit is not None:
-                    context.append(hit)
-        gold = pool.gold[q]
-        if gold:
-            recalls.append(len(gold & set(context)) / len(gold))
-            docs.append(len(context))
-    return {"recall": round(100 * float(np.mean(recalls)), 2) if recalls else 0.0,
-            "docs": round(float(np.mean(docs)), 2) if docs else 0.0}
+
+def _mean(values: list[float], scale: float = 1.0) -> float:
+    return round(scale * float(np.mean(values)), 2) if values else 0.0
+
+
+def recall_of(pool: PairPool, questions: Sequence[int], contexts: dict[int, list[int]]) -> dict:
+    """Mean gold recall (%) and documents fed of per-question contexts."""
+    qs = [q for q in questions if pool.gold[q]]
+    recalls = [len(pool.gold[q] & set(contexts[q])) / len(pool.gold[q]) for q in qs]
+    return {"recall": _mean(recalls, 100), "docs": _mean([len(contexts[q]) for q in qs])}
+
+
+def simulate_cfs(
+    pool: PairPool,
+    questions: Sequence[int],
+    scores: dict,
+    k: int,
+    threshold: float,
+    rule: str = "first",
+    depth: int = WALK_DEPTH,
+) -> dict:
+    """Mean gold recall and documents fed for CFS at k, as the product runs it."""
+    qs = [q for q in questions if pool.gold[q]]
+    return recall_of(pool, qs, {q: cfs_context(pool, q, scores, k, threshold, rule, depth) for q in qs})
 
 
 def first_stage_recall(pool: PairPool, questions: Sequence[int], k: int) -> float:
-    """Recall of the plain hybrid top-k (the baseline CFS has to beat)."""
-    vals = [len(pool.gold[q] & set(pool.static[q][:k])) / len(pool.gold[q])
-            for q in questions if pool.gold[q]]
-    return round(100 * float(np.mean(vals)), 2) if vals else 0.0
+    """Recall of the plain first-stage top-k (the baseline CFS has to beat)."""
+    qs = [q for q in questions if pool.gold[q]]
+    return recall_of(pool, qs, {q: pool.static[q][:k] for q in qs})["recall"]
 
 
-def choose_threshold(runs: Sequence[tuple[PairPool, Sequence[int], dict]],
-                     grid: Sequence[float] | None = None, rule: str = "first",
-                     tolerance: float = 0.5) -> tuple[float, list[dict]]:
+def choose_threshold(
+    runs: Sequence[tuple[PairPool, Sequence[int], dict]],
+    grid: Sequence[float] | None = None,
+    rule: str = "first",
+    tolerance: float = 0.5,
+) -> tuple[float, list[dict]]:
     """The highest threshold whose mean simulated CFS recall (k ∈ KS, all runs) is within
     `tolerance` points of the best.
 
@@ -112,59 +168,17 @@ def choose_threshold(runs: Sequence[tuple[PairPool, Sequence[int], dict]],
     return float(chosen), table
 
 
-def qdc_context(pool: PairPool, q: int, k: int) -> list[int]:
-    """QDC: k1 = ceil(k/2) static docs, then the first new result of each q* list; topped
-    up from the first-stage ranking when the walks run dry."""
-    ctx = list(pool.static[q][: math.ceil(k / 2)])
-    for d1 in list(ctx):
-        nxt = next((d for d in pool.walks[(q, d1)] if d not in ctx), None)
-        if nxt is not None and len(ctx) < k:
-            ctx.append(nxt)
-    return ctx + [d for d in pool.static[q] if d not in ctx][: k - len(ctx)]
-
-
-def cis_best(pool: PairPool, clf: RelevanceClassifier, q: int, ctx: Sequence[int]
-             ) -> dict[int, float]:
-    """Each context doc's highest pair probability with any other (both orders).
-
-    Only static docs have a q* embedding here; pairs led by a dynamic doc use the
-    fallback, as a CIS caller without those embeddings would.
-    """
-    from drrag_cli.select.classifier import DocView
-
-    c = pool.corpus
-    view = {i: DocView(c[i].title, c[i].text, pool.corpus_vecs[i]) for i in ctx}
-    pairs = [(a, b) for a in ctx for b in ctx if a != b]
-    best = dict.fromkeys(ctx, 0.0)
-    if not pairs:
-        return best
-    probs = clf.predict(pool.questions[q], pool.q_vecs[q], [(view[a], view[b]) for a, b in pairs],
-                        [pool.qstar.get((q, a)) for a, _ in pairs])
-    for (a, b), p in zip(pairs, probs, strict=True):
-        best[a], best[b] = max(best[a], float(p)), max(best[b], float(p))
-    return best
-
-
-def simulate_cis(pool: PairPool, questions: Sequence[int], clf: RelevanceClassifier,
-                 grid: Sequence[float]) -> dict:
+def simulate_cis(pool: PairPool, questions: Sequence[int], clf: Classifier, grid: Sequence[float]) -> dict:
     """{"k3": {"qdc": [recall, docs], "0.1": [recall, docs], ...}, ...}: CIS over the QDC
     context at each threshold of `grid` (keys are str(threshold))."""
     out: dict = {}
+    qs = [q for q in questions if pool.gold[q]]
     for k in KS:
-        acc: dict = {t: ([], []) for t in ["qdc", *grid]}
-        for q in questions:
-            gold = pool.gold[q]
-            if not gold:
-                continue
-            ctx = qdc_context(pool, q, k)
-            best = cis_best(pool, clf, q, ctx)
-            for t in acc:
-                kept = set(ctx) if t == "qdc" else {i for i in ctx if best[i] >= t}
-                acc[t][0].append(len(gold & kept) / len(gold))
-                acc[t][1].append(len(kept))
-        out[f"k{k}"] = {str(t): [round(100 * float(np.mean(r)), 2) if r else 0.0,
-                                 round(float(np.mean(d)), 2) if d else 0.0]
-                        for t, (r, d) in acc.items()}
+        scored = {q: cis_pairs(pool, clf, q, k) for q in qs}  # the probabilities do not depend on t
+        row = {"qdc": recall_of(pool, qs, {q: ctx for q, (ctx, _) in scored.items()})}
+        for t in grid:
+            row[str(t)] = recall_of(pool, qs, {q: cis_context(ctx, probs, t) for q, (ctx, probs) in scored.items()})
+        out[f"k{k}"] = {name: [r["recall"], r["docs"]] for name, r in row.items()}
     return out
 
 
@@ -172,7 +186,9 @@ def choose_cis_threshold(results: Sequence[dict], max_loss: float = 2.0) -> floa
     """The highest threshold whose mean recall loss against QDC stays within `max_loss`
     points (CIS can only remove documents, so it trades recall for fewer documents)."""
     grid = [t for t in results[0][f"k{KS[0]}"] if t != "qdc"] if results else []
-    ok = [float(t) for t in grid
-          if np.mean([r[f"k{k}"]["qdc"][0] - r[f"k{k}"][t][0] for r in results for k in KS])
-          <= max_loss]
+    ok = [
+        float(t)
+        for t in grid
+        if np.mean([r[f"k{k}"]["qdc"][0] - r[f"k{k}"][t][0] for r in results for k in KS]) <= max_loss
+    ]
     return max(ok) if ok else min((float(t) for t in grid), default=0.05)

@@ -15,13 +15,21 @@ import random
 import warnings
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from drrag_cli.errors import InputError
 from drrag_cli.select.classifier import RelevanceClassifier
-from drrag_cli.select.features import SCALAR_FEATURES, build_features
-from drrag_cli.select.mining import PairPool, mine_pairs
+from drrag_cli.select.features import SCALAR_FEATURES
+from drrag_cli.select.mining import KS, PairPool, mine_pairs, pool_features
+from drrag_cli.select.simulate import (
+    cfs_scores,
+    choose_cis_threshold,
+    choose_threshold,
+    simulate_cfs,
+    simulate_cis,
+)
 
 # Chosen by out-of-fold CFS recall on the training questions (benchmarks/train_classifier.py
 # compare): scalar features only — interaction-vector blocks overfit ~1k positive pairs —
@@ -33,42 +41,9 @@ DEFAULT_NEG_RATIO = 3.0
 CIS_GRID = (0.05, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5)
 
 
-# ----------------------------------------------------------------------- features
-def triple_features(pool: PairPool, triples: Sequence[tuple[int, int, int]],
-                    blocks: Sequence[str], fallback: Sequence[float] | None = None) -> np.ndarray:
-    """Features of (question, d1, d2) index triples — the inference code path
-    (`build_features`), grouped by question. With `fallback` the q* embedding is replaced
-    by its approximation, to measure what callers that pass no `qstar_vecs` lose.
-    """
-    from drrag_cli.select.features import qstar_fallback
-
-    width = len(SCALAR_FEATURES) + pool.corpus_vecs.shape[1] * len(blocks)
-    out = np.zeros((len(triples), width))
-    by_q: dict[int, list[int]] = {}
-    for pos, t in enumerate(triples):
-        by_q.setdefault(t[0], []).append(pos)
-    c = pool.corpus
-    for q, positions in by_q.items():
-        a = [triples[p][1] for p in positions]
-        b = [triples[p][2] for p in positions]
-        v1, v2 = pool.corpus_vecs[a], pool.corpus_vecs[b]
-        if fallback is None:
-            s = np.stack([pool.qstar[(q, i)] for i in a])
-        else:
-            s = qstar_fallback(pool.q_vecs[q].astype(np.float64), v1.astype(np.float64),
-                               fallback)
-        out[positions] = build_features(
-            pool.questions[q], pool.q_vecs[q], [c[i].title for i in a], [c[i].text for i in a],
-            v1, [c[i].title for i in b], [c[i].text for i in b], v2, s, blocks)
-    return out
-
-
-def pool_features(pool: PairPool, rows: Sequence[int], blocks: Sequence[str],
-                  fallback: Sequence[float] | None = None) -> np.ndarray:
-    """Feature matrix for rows of the pool's pair lists."""
-    triples = [(pool.qi[r], pool.i1[r], pool.i2[r]) for r in rows]
-    return triple_features(pool, triples, blocks, fallback)
-
+if TYPE_CHECKING:
+    from drrag_cli.config import Settings
+    from drrag_cli.types import Dataset
 
 def fit_fallback(pools: Sequence[PairPool]) -> list[float]:
     """Least-squares (a, b) with emb(q*) ≈ a·q + b·d1 over every mined q*."""
@@ -217,8 +192,6 @@ def _fit(pools: Sequence[PairPool], question_sets: Sequence[set], cfg: dict, see
 def _oof_runs(pools: Sequence[PairPool], train_sets: Sequence[set], cfg: dict, seed: int,
               folds: int = 5) -> list:
     """CFS-walk scores for every training question from a model that did not see it."""
-    from drrag_cli.select.simulate import cfs_scores
-
     fold_of = []
     for pool, tr in zip(pools, train_sets, strict=True):
         qs = sorted(tr)
@@ -237,10 +210,29 @@ def _oof_runs(pools: Sequence[PairPool], train_sets: Sequence[set], cfg: dict, s
                                                                            strict=True) if sc]
 
 
-def train_from_datasets(
-    datasets: Sequence,
+def mine_datasets(
+    datasets: Sequence[Dataset], settings: Settings, *, seed: int = 0, progress: Callable[[str], None] | None = None
+) -> list[PairPool]:
+    """Index each dataset's paragraphs (once, in the eval cache) and mine its pairs there,
+    with the product's retriever and first-stage mode."""
+    from drrag_cli.index.api import Index
+    from drrag_cli.index.paragraphs import ONE_PASSAGE_WORDS, index_paragraphs
+
+    say = progress or (lambda _msg: None)
+    settings = settings.replace({"index.chunk_words": ONE_PASSAGE_WORDS})
+    mode = {"sm": "dense"}.get(settings.retrieval.first_stage, settings.retrieval.first_stage)
+    pools = []
+    for ds in datasets:
+        say(f"{ds.name}: indexing {len(ds.corpus)} paragraphs (once; cached)")
+        path, _report = index_paragraphs(ds.corpus, settings, ds.name)
+        index = Index.open(settings, path)
+        pools.append(mine_pairs(ds.name, ds.examples, ds.corpus, index, mode=mode, seed=seed, progress=say))
+    return pools
+
+
+def train_from_pools(
+    pools: Sequence[PairPool],
     out: str | Path | None,
-    encode: Callable[[list[str]], np.ndarray],
     *,
     model_id: str = "",
     val_fraction: float = 0.2,
@@ -250,78 +242,33 @@ def train_from_datasets(
     alpha: float = DEFAULT_ALPHA,
     neg_ratio: float = DEFAULT_NEG_RATIO,
     progress: Callable[[str], None] | None = None,
-    pools: Sequence[PairPool] | None = None,
-) -> tuple[RelevanceClassifier, dict, list[PairPool], list[tuple[set, set]]]:
-    """Mine, split, fit, choose the threshold, evaluate; save to `out` unless None.
+) -> tuple[RelevanceClassifier, dict, list[tuple[set, set]]]:
+    """Split, fit, choose the thresholds, evaluate; save to `out` unless None.
 
-    `datasets` are :class:`drrag_cli.evaluate.datasets.Dataset` objects (their own
-    corpus is the retrieval corpus). The model is fitted on the training split. The
-    threshold maximises simulated CFS recall on out-of-fold scores of the training
-    questions (5 folds, same recipe): far more questions than the validation split, which
-    stays untouched for the reported metrics. Returns (classifier, report, pools, splits).
+    The model is fitted on the training split. The CFS thresholds maximise simulated CFS
+    recall on out-of-fold scores of the training questions (5 folds, same recipe): far
+    more questions than the validation split, which stays untouched for the reported
+    metrics. Returns (classifier, report, splits).
     """
-    from drrag_cli.select.simulate import (
-        KS,
-        cfs_scores,
-        choose_cis_threshold,
-        choose_threshold,
-        simulate_cfs,
-        simulate_cis,
-    )
-
     say = progress or (lambda _msg: None)
-    if pools is None:
-        pools = [mine_pairs(ds.name, ds.examples, ds.corpus, encode, seed=seed, progress=say)
-                 for ds in datasets]
     if sum(sum(p.label) for p in pools) == 0:
         raise InputError("no positive training pairs: every question needs at least two gold "
                          "(supporting) paragraphs found in its corpus; check the dataset labels")
     splits = [split_questions(p, val_fraction, seed) for p in pools]
-    cfg = {"blocks": tuple(blocks), "hidden": tuple(hidden), "alpha": alpha,
-           "neg_ratio": neg_ratio}
+    cfg = {"blocks": tuple(blocks), "hidden": tuple(hidden), "alpha": alpha, "neg_ratio": neg_ratio}
     fitted = _fit(pools, [tr for tr, _ in splits], cfg, seed)
     if fitted is None:
         raise InputError("the training split has only one class of pairs; add questions "
-                         "with two or more gold paragraphs (or lower --val-fraction)")
+                         "with two or more gold paragraphs (or lower the validation fraction)")
     clf, est, x, y, xs_std = fitted
     say(f"fitted on {len(y)} pairs ({int(y.sum())} positive), {x.shape[1]} features")
     clf.fallback = fit_fallback(pools)
-    parity = float(np.max(np.abs(clf.forward(x) - est.predict_proba(xs_std)[:, 1])))
-    n_train = sum(len([q for q in tr if p.gold[q]]) for p, (tr, _) in zip(pools, splits,
-                                                                           strict=True))
-    runs = _oof_runs(pools, [tr for tr, _ in splits], cfg, seed) if n_train >= 25 else []
-    if runs:
-        say(f"choosing the threshold by simulated CFS on {n_train} out-of-fold questions")
-        clf.threshold, _table = choose_threshold(runs)
-        best_rule_threshold, _ = choose_threshold(runs, rule="best")
-        rule = "max mean simulated CFS recall (k=3,4,6), 5-fold out-of-fold training questions"
-    else:
-        clf.threshold = best_rule_threshold = best_f1_threshold(y, clf.forward(x))
-        rule = "max F1 on training pairs (too few questions for a CFS simulation)"
-    report: dict = {"threshold": clf.threshold, "threshold_rule": rule,
-                    "thresholds": {"first": clf.threshold, "best": best_rule_threshold},
-                    "train_pairs": int(len(y)), "train_positives": int(y.sum()),
-                    "qstar_fallback": clf.fallback, "sklearn_parity_max_abs_diff": parity,
-                    "validation": {}}
-    for pool, (tr, va) in zip(pools, splits, strict=True):
-        rep: dict = {"train_questions": len(tr), "val_questions": len(va)}
-        rows = balanced_rows(pool, va, seed + 1)
-        if rows:
-            yv = np.array([pool.label[r] for r in rows])
-            rep["pairs"] = pair_metrics(yv, clf.forward(pool_features(pool, rows, blocks)),
-                                        clf.threshold)
-            rep["pairs_no_qstar"] = pair_metrics(
-                yv, clf.forward(pool_features(pool, rows, blocks, clf.fallback)), clf.threshold)
-        qs = sorted(q for q in va if pool.gold[q])
-        if qs:
-            scores, oracle = cfs_scores(pool, clf, qs), cfs_scores(pool, None, qs)
-            rep["cfs_recall"] = {f"k{k}": {
-                "first": simulate_cfs(pool, qs, scores, k, clf.threshold),
-                "best": simulate_cfs(pool, qs, scores, k, best_rule_threshold, "best"),
-                "oracle": simulate_cfs(pool, qs, oracle, k, 0.5)} for k in KS}
-        if qs:
-            rep["cis"] = simulate_cis(pool, qs, clf, CIS_GRID)
-        report["validation"][pool.name] = rep
+    report: dict = {"train_pairs": int(len(y)), "train_positives": int(y.sum()), "qstar_fallback": clf.fallback,
+                    "sklearn_parity_max_abs_diff": float(np.max(np.abs(clf.forward(x)
+                                                                       - est.predict_proba(xs_std)[:, 1])))}
+    report.update(_cfs_thresholds(clf, pools, splits, cfg, seed, x, y, say))
+    report["validation"] = {pool.name: _validate(clf, pool, va, blocks, report["thresholds"], seed)
+                            for pool, (_tr, va) in zip(pools, splits, strict=True)}
     cis_runs = [r["cis"] for r in report["validation"].values() if "cis" in r]
     report["thresholds"]["cis"] = choose_cis_threshold(cis_runs) if cis_runs else 0.1
     clf.meta.update({
@@ -337,14 +284,53 @@ def train_from_datasets(
     if out is not None:
         clf.save(out)
         say(f"saved classifier to {out}")
-    return clf, report, list(pools), splits
+    return clf, report, splits
+
+
+def _cfs_thresholds(clf: RelevanceClassifier, pools: Sequence[PairPool], splits: Sequence[tuple[set, set]],
+                    cfg: dict, seed: int, x: np.ndarray, y: np.ndarray, say: Callable[[str], None]) -> dict:
+    """The "first" and "best" thresholds: by simulated CFS on out-of-fold training
+    questions when there are enough of them, else by F1 on the training pairs."""
+    n_train = sum(len([q for q in tr if p.gold[q]]) for p, (tr, _) in zip(pools, splits, strict=True))
+    runs = _oof_runs(pools, [tr for tr, _ in splits], cfg, seed) if n_train >= 25 else []
+    if runs:
+        say(f"choosing the thresholds by simulated CFS on {n_train} out-of-fold questions")
+        clf.threshold, _table = choose_threshold(runs)
+        best, _ = choose_threshold(runs, rule="best")
+        rule = "max mean simulated CFS recall (k=3,4,6), 5-fold out-of-fold training questions"
+    else:
+        clf.threshold = best = best_f1_threshold(y, clf.forward(x))
+        rule = "max F1 on training pairs (too few questions for a CFS simulation)"
+    return {"threshold": clf.threshold, "threshold_rule": rule, "thresholds": {"first": clf.threshold, "best": best}}
+
+
+def _validate(clf: RelevanceClassifier, pool: PairPool, va: set, blocks: Sequence[str],
+              thresholds: dict, seed: int) -> dict:
+    """Pair metrics (with and without q*), simulated CFS recall per rule and the CIS grid
+    on the held-out questions of one pool."""
+    rep: dict = {"val_questions": len(va)}
+    rows = balanced_rows(pool, va, seed + 1)
+    if rows:
+        yv = np.array([pool.label[r] for r in rows])
+        rep["pairs"] = pair_metrics(yv, clf.forward(pool_features(pool, rows, blocks)), clf.threshold)
+        rep["pairs_no_qstar"] = pair_metrics(
+            yv, clf.forward(pool_features(pool, rows, blocks, clf.fallback)), clf.threshold)
+    qs = sorted(q for q in va if pool.gold[q])
+    if qs:
+        scores, oracle = cfs_scores(pool, clf, qs), cfs_scores(pool, None, qs)
+        rep["cfs_recall"] = {f"k{k}": {
+            "first": simulate_cfs(pool, qs, scores, k, thresholds["first"]),
+            "best": simulate_cfs(pool, qs, scores, k, thresholds["best"], "best"),
+            "oracle": simulate_cfs(pool, qs, oracle, k, 0.5)} for k in KS}
+        rep["cis"] = simulate_cis(pool, qs, clf, CIS_GRID)
+    return rep
 
 
 def train_classifier(
     dataset_paths: Sequence[str | Path],
     out: str | Path,
+    settings: Settings | None = None,
     *,
-    embedder=None,  # noqa: ANN001 - EmbedderProtocol; default: the configured MiniLM
     val_fraction: float = 0.2,
     seed: int = 0,
     max_questions: int | None = None,
@@ -353,23 +339,20 @@ def train_classifier(
     """Train C(q, d1, d2) on labelled multi-hop files and write it to `out`.
 
     Each file is read with ``load_dataset`` (any supported format; its questions'
-    paragraphs form its corpus); `max_questions` caps the questions read per file.
-    Returns the metrics report (also stored in the model's JSON meta).
+    paragraphs form its corpus, indexed with ``settings``' embedding model);
+    `max_questions` caps the questions read per file. Returns the metrics report (also
+    stored in the model's JSON meta).
     """
+    from drrag_cli.config import Settings
     from drrag_cli.evaluate.datasets import load_dataset
-    from drrag_cli.index.embedder import get_embedder
 
     if not dataset_paths:
         raise InputError("give at least one labelled dataset file to train on")
     if not 0.0 <= val_fraction < 1.0:
         raise InputError(f"val_fraction must be in [0, 1), got {val_fraction}")
+    settings = settings or Settings()
     datasets = [load_dataset(p, limit=max_questions) for p in dataset_paths]
-    emb = embedder or get_embedder()
-
-    def encode(texts: list[str]) -> np.ndarray:
-        return np.asarray(emb.encode(texts), dtype=np.float32)
-
-    _clf, report, _pools, _splits = train_from_datasets(
-        datasets, out, encode, model_id=getattr(emb, "model_id", ""),
-        val_fraction=val_fraction, seed=seed, progress=progress)
+    pools = mine_datasets(datasets, settings, seed=seed, progress=progress)
+    _clf, report, _splits = train_from_pools(
+        pools, out, model_id=settings.embedding.model, val_fraction=val_fraction, seed=seed, progress=progress)
     return report

@@ -94,11 +94,11 @@ def test_bad_search_options_and_empty_corpus(cli, corpus: Path, tmp_path: Path) 
     assert code == 1 and "no indexable text" in err
     assert cli("index", str(corpus), "--json")[0] == 0
     code, _, err = cli("search", "x", "--mode", "fuzzy")
-    assert code == 1 and "unknown search mode" in err
+    assert code == 1 and "'search.mode'" in err and "must be one of hybrid, bm25, dense" in err
     code, _, err = cli("search", "x", "-k", "0")
-    assert code == 1 and "'search.k': must be at least 1" in err
+    assert code == 1 and "'search.k' in command-line options: must be at least 1" in err
     code, _, err = cli("index", str(corpus), "--chunk-words", "-5")
-    assert code == 1 and "'index.chunk_words': must be at least 10" in err
+    assert code == 1 and "'index.chunk_words' in command-line options: must be at least 10" in err
 
 
 def test_debug_shows_traceback(cli) -> None:  # noqa: ANN001

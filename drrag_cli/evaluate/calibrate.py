@@ -14,8 +14,8 @@ from drrag_cli.plan import parse_plan
 from drrag_cli.refine.dslr import calibrate_threshold, make_scorer, split_sentences
 
 if TYPE_CHECKING:
-    from drrag_cli.evaluate.datasets import QAExample
     from drrag_cli.pipeline import Pipeline
+    from drrag_cli.types import QAExample
 
 CALIBRATION_QUESTIONS = 50
 
@@ -32,17 +32,12 @@ def calibrate(
     spec = next(p for p in map(parse_plan, strategies) if p.refine)
     plan = dataclasses.replace(spec, refine=None)
     base = "+".join(p for p in (plan.rewrite, plan.strategy) if p)
-    settings = pipeline.settings
-    scorer = make_scorer(settings.refine.scorer, pipeline.index.embed)
-    original_k, settings.retrieval.k = settings.retrieval.k, k
+    scorer = make_scorer(pipeline.settings.refine.scorer, pipeline.index.embed)
     scores: list[float] = []
     sample = examples[:CALIBRATION_QUESTIONS]
-    try:
-        for ex in sample:
-            for p in pipeline.retrieve(ex.question, plan).passages:
-                scores += scorer.score(ex.question, split_sentences(p.text) or [p.text])
-    finally:
-        settings.retrieval.k = original_k
+    for ex in sample:
+        for p in pipeline.retrieve(ex.question, plan, k=k).passages:
+            scores += scorer.score(ex.question, split_sentences(p.text) or [p.text])
     threshold = round(calibrate_threshold(scores, percentile), 4)
     return {
         "percentile": percentile,

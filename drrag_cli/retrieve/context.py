@@ -1,0 +1,199 @@
+"""What a retrieval strategy works with: one question's :class:`RunContext`, and what it
+returns, a :class:`RetrievalResult`.
+
+Every strategy has one signature, ``run(question, ctx) -> RetrievalResult``
+(:class:`Strategy`). The context carries the per-call values (:class:`Params`: k, k1,
+the first-stage mode, CFS's walk depth, rule and threshold), the index behind the small
+:class:`Retriever` protocol, the classifier when the strategy needs one, and the
+question's shared state: its embedding, the lists retrieved so far, timings and the
+trace that ``--explain`` and ``--json`` show.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol
+
+from drrag_cli.retrieve.concat import concat_query
+from drrag_cli.types import Passage
+
+if TYPE_CHECKING:
+    import numpy as np
+
+Ranked = list[tuple[int, float]]  # (passage id, score), best first
+
+
+class Retriever(Protocol):
+    """The part of :class:`drrag_cli.index.api.Index` strategies use."""
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray: ...
+
+    def ranked(self, text: str, mode: str, n: int, vec: np.ndarray | None = None) -> Ranked: ...
+
+    def vectors(self, ids: Sequence[int]) -> np.ndarray: ...
+
+    def passages(self, ids: Sequence[int]) -> dict[int, Passage]: ...
+
+
+class Classifier(Protocol):
+    """The relevance classifier C(q, d1, d2) as CFS and CIS call it."""
+
+    threshold: float
+
+    @property
+    def thresholds(self) -> dict[str, float]: ...
+
+    def predict(self, question: str, q_vec: Any, pairs: Sequence[tuple[Any, Any]], qstar_vecs: Any = None) -> Any: ...
+
+
+@dataclass(frozen=True)
+class Params:
+    """Per-call retrieval values (from the settings, overridable per call)."""
+
+    k: int = 4  # documents for the LLM
+    k1: int = 2  # static documents, already resolved (select.core.resolve_k1)
+    mode: str = "hybrid"  # the first-stage index mode: hybrid | dense | bm25
+    first_stage: str = "hybrid"  # as configured (sm = dense), for the trace
+    depth: int = 20  # how far CFS walks each q* list
+    per_static: int = 1  # positives CFS keeps per static document
+    rule: str = "first"  # CFS rule: first | best
+    threshold: float = 0.0  # classifier threshold; 0 = the model's own for the use
+
+
+@dataclass
+class Selected:
+    passage: Passage
+    stage: str  # "first-stage" | "static" | "dynamic" | "note"
+    score: float  # retrieval score in the list it came from
+    classifier_prob: float | None = None
+    via: int | None = None  # for dynamic docs: the static passage id whose q* found it
+
+
+@dataclass
+class RetrievalResult:
+    strategy: str
+    question: str
+    documents: list[Selected]
+    trace: dict[str, Any] = field(default_factory=dict)
+    timings: dict[str, float] = field(default_factory=lambda: {"retrieve_s": 0.0, "classify_s": 0.0})
+    rewrites: Any = None  # DMQR: retrieve.rewrite.Rewrites, when the first stage was rewritten
+    refined: Any = None  # DSLR: refine.dslr.RefineResult, when the passages were refined
+    llm_calls: int = 0  # LLM calls spent before the answer (rewrites, notes)
+    answer: Any = None  # generate.answer.Answer, when the strategy answers itself (Adaptive-Note)
+    note: Any = None  # generate.note.NoteResult of Adaptive-Note
+
+    @property
+    def passages(self) -> list[Passage]:
+        """What the LLM reads: the selected passages, refined by DSLR when it ran."""
+        if self.refined is not None:
+            return list(self.refined.passages)
+        return [d.passage for d in self.documents]
+
+
+class Strategy(Protocol):
+    """A retrieval strategy, registered by name in :mod:`drrag_cli.retrieve.registry`."""
+
+    name: str
+    uses_classifier: bool  # needs ctx.classifier (CFS, CIS)
+    list_mode: str | None  # a single list's index mode (bm25/sm/hybrid); None = the first stage's
+    composable: bool  # may take a rewrite (dmqr) and a refine (dslr) part
+    answers: bool  # its result carries the answer (Adaptive-Note): it needs the LLM to retrieve
+
+    def run(self, question: str, ctx: RunContext) -> RetrievalResult: ...
+
+
+class BaseStrategy:
+    """Defaults for a new strategy: subclass, set ``name``, write ``run``, register it."""
+
+    name = ""
+    uses_classifier = False
+    list_mode: str | None = None
+    composable = True
+    answers = False
+
+    def run(self, question: str, ctx: RunContext) -> RetrievalResult:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+
+class RunContext:
+    """One question's retrieval: per-call values, the index, lists, timings and trace."""
+
+    def __init__(
+        self,
+        question: str,
+        index: Retriever,
+        params: Params,
+        *,
+        classifier: Classifier | None = None,
+        fused: Ranked | None = None,
+        services: dict[str, Any] | None = None,
+    ) -> None:
+        self.question, self.index, self.params = question, index, params
+        self.classifier = classifier
+        self.fused = fused  # DMQR: the fused first stage of the question and its rewrites
+        self.services = services or {}  # what a pipeline-level strategy needs (note: the LLM)
+        self.timings = {"retrieve_s": 0.0, "classify_s": 0.0}
+        self.trace: dict[str, Any] = {"strategy": "", "k": params.k, "first_stage": params.first_stage}
+        if fused is not None:
+            self.trace["first_stage"] = f"dmqr ({params.first_stage} lists of the question and its rewrites, RRF)"
+        self._q_vec: np.ndarray | None = None
+
+    @property
+    def k(self) -> int:
+        return self.params.k
+
+    def timed(self, key: str, fn: Callable[[], Any]) -> Any:
+        t0 = time.perf_counter()
+        try:
+            return fn()
+        finally:
+            self.timings[key] = self.timings.get(key, 0.0) + time.perf_counter() - t0
+
+    @property
+    def q_vec(self) -> np.ndarray | None:
+        """The question's embedding (computed once; None in bm25 mode)."""
+        if self._q_vec is None and self.params.mode != "bm25":
+            self._q_vec = self.timed("retrieve_s", lambda: self.index.embed([self.question])[0])
+        return self._q_vec
+
+    def first_stage(self, n: int, mode: str | None = None) -> Ranked:
+        """The top n of the first stage (or of the DMQR fused list)."""
+        if self.fused is not None:
+            return self.fused[:n]
+        mode = mode or self.params.mode
+        vec = self.q_vec if mode != "bm25" else None
+        return self.timed("retrieve_s", lambda: self.index.ranked(self.question, mode, n, vec=vec))
+
+    def qstar_lists(self, statics: Sequence[Passage], depth: int) -> tuple[list[str], list[Any], list[Ranked]]:
+        """q*_i texts, their embeddings (None in bm25 mode) and ranked lists, batched."""
+
+        def go() -> tuple[list[str], list[Any], list[Ranked]]:
+            texts = [concat_query(self.question, p.title, p.text) for p in statics]
+            vecs: list[Any] = [None] * len(texts)
+            if self.params.mode != "bm25" and texts:
+                vecs = list(self.index.embed(texts))
+            mode = self.params.mode
+            lists = [self.index.ranked(t, mode, depth, vec=v) for t, v in zip(texts, vecs, strict=True)]
+            return texts, vecs, lists
+
+        return self.timed("retrieve_s", go)
+
+    def fetch(self, ids: Sequence[int]) -> dict[int, Passage]:
+        return self.timed("retrieve_s", lambda: self.index.passages(list(ids)))
+
+    def vectors(self, ids: Sequence[int]) -> np.ndarray:
+        return self.timed("retrieve_s", lambda: self.index.vectors(list(ids)))
+
+    def threshold(self, use: str) -> float:
+        """The configured threshold, else the classifier's own for this use (first | best | cis)."""
+        if self.params.threshold:
+            return self.params.threshold
+        assert self.classifier is not None
+        return float(self.classifier.thresholds.get(use, self.classifier.threshold))
+
+    def result(self, name: str, documents: list[Selected]) -> RetrievalResult:
+        self.trace["strategy"] = name
+        self.trace["kept"] = [d.passage.passage_id for d in documents]
+        return RetrievalResult(name, self.question, documents, self.trace, self.timings)
