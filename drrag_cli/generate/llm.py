@@ -9,17 +9,18 @@ sha256, so later runs check two ``stat`` fields instead of re-hashing 250 MB.
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from drrag_cli.config import LLMSettings, user_cache_dir
+from drrag_cli.config import LLMSettings
 from drrag_cli.errors import ModelError
+from drrag_cli.models import models_dir, sidecar_matches, write_sidecar
 
 FIX_HINT = "set llm.model_path / --model to a .gguf file"
+BEST = "best"  # llm.model_path: the strongest installed model (drrag models install NAME)
 _GGUF_MAGIC = b"GGUF"
 
 _CACHE: dict[tuple[str, int, int], Any] = {}  # (path, n_ctx, threads) -> llama_cpp.Llama
@@ -37,36 +38,15 @@ def _embedded_package() -> Any:
     return package
 
 
-def _sidecar(target: Path) -> Path:
-    return target.with_name(target.name + ".verified.json")
-
-
-def _sidecar_matches(target: Path, sha256: str) -> bool:
-    try:
-        stat = target.stat()
-        record = json.loads(_sidecar(target).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return False
-    return record == {"size": stat.st_size, "mtime_ns": stat.st_mtime_ns, "sha256": sha256}
-
-
-def _write_sidecar(target: Path, sha256: str) -> None:
-    stat = target.stat()
-    record = {"size": stat.st_size, "mtime_ns": stat.st_mtime_ns, "sha256": sha256}
-    tmp = _sidecar(target).with_name(f".{target.name}.{os.getpid()}.json.tmp")
-    tmp.write_text(json.dumps(record), encoding="utf-8")
-    os.replace(tmp, _sidecar(target))
-
-
 def default_model_path() -> Path:
     """Path of the embedded Gemma GGUF, assembled into the user cache dir on first use."""
     package = _embedded_package()
-    target = user_cache_dir() / "models" / package.MODEL_NAME
+    target = models_dir() / package.MODEL_NAME
     expected = package.EXPECTED_SHA256
-    if _sidecar_matches(target, expected):
+    if sidecar_matches(target, expected):
         return target
     if target.is_file() and package._sha256_file(target) == expected:  # older cache, no sidecar
-        _write_sidecar(target, expected)
+        write_sidecar(target, expected)
         return target
     target.parent.mkdir(parents=True, exist_ok=True)
     tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
@@ -80,7 +60,7 @@ def default_model_path() -> Path:
         ) from exc
     finally:
         tmp.unlink(missing_ok=True)
-    _write_sidecar(target, expected)
+    write_sidecar(target, expected)
     return target
 
 
@@ -153,6 +133,19 @@ def _plain_cpu_buffers(active: bool) -> Iterator[None]:
         low.llama_model_default_params = original
 
 
+def resolve_model_path(setting: str) -> Path | None:
+    """``llm.model_path``: "" = the embedded model (None), "best" = the strongest installed
+    catalogue model (:func:`drrag_cli.models.best_model_path`, else the embedded one), or a
+    path to any local .gguf."""
+    if not setting:
+        return None
+    if setting == BEST:
+        from drrag_cli.models import best_model_path
+
+        return best_model_path()
+    return Path(setting).expanduser()
+
+
 def _load(path: Path, n_ctx: int, threads: int) -> Any:
     key = (str(path.resolve()), n_ctx, threads)
     with _LOCK:
@@ -182,7 +175,7 @@ class LocalLLM:
         self.settings = settings or LLMSettings()
         self.n_ctx = self.settings.n_ctx
         self.max_tokens = self.settings.max_tokens
-        self._path = Path(self.settings.model_path).expanduser() if self.settings.model_path else None
+        self._path = resolve_model_path(self.settings.model_path)
         self._model: Any = None
         if self._path is not None:
             _check_gguf(self._path)  # fail early and clearly; loading stays lazy
