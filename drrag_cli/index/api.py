@@ -134,6 +134,13 @@ class Index:
     def passages(self, ids: Sequence[int]) -> dict[int, Passage]:
         return self.store.get(ids)
 
+    def linked(self, ids: Sequence[int]) -> dict[int, list[list[int]]]:
+        """Passage id → the documents it links to (:mod:`drrag_cli.index.links`), each as
+        its passage ids in order."""
+        links = self.store.linked(list(ids))
+        passages = self.store.document_passages(sorted({doc for docs in links.values() for doc in docs}))
+        return {pid: [passages[doc] for doc in docs if doc in passages] for pid, docs in links.items()}
+
     # -- what `drrag search` does ------------------------------------------------------
     def search(self, query: str, mode: str = "hybrid", k: int = 5) -> list[Hit]:
         if k <= 0:

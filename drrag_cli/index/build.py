@@ -53,6 +53,7 @@ class BuildReport:
     index: str = ""
     skipped_files: dict[str, str] = field(default_factory=dict)
     notes: dict[str, str] = field(default_factory=dict)
+    links: int = 0  # links between documents found (index/links.py)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -62,6 +63,7 @@ class BuildReport:
             },
             "passages_embedded": self.passages_embedded,
             "passages_total": self.passages_total,
+            "links": self.links,
             "seconds": round(self.seconds, 3),
             "index": self.index,
             "published": self.published,
@@ -138,6 +140,7 @@ def build_index(
         report.skipped += len(walked.skipped)
         old_store = PassageStore(old_gen / "store.sqlite", readonly=True) if old_gen and not rebuild else None
         old_files = old_store.files() if old_store else {}
+        links_missing = old_store is not None and not old_store.has_links()  # written by an older drrag
         if old_store:
             old_store.close()
 
@@ -145,7 +148,7 @@ def build_index(
         roots = sorted({str(r) for r in walked.roots} | set((old_manifest or {}).get("roots", [])))
         gone = _vanished(old_files, walked, changes)
         report.removed = len(gone)
-        nothing_new = not changes.new and not gone and not rebuild
+        nothing_new = not changes.new and not gone and not rebuild and not links_missing
         if old_gen and nothing_new and roots == (old_manifest or {}).get("roots"):
             report.passages_total = old_manifest["counts"]["passages"]
             report.seconds = time.perf_counter() - started
@@ -163,6 +166,8 @@ def build_index(
             store.add_file(file, sha, size, mtime, notes, docs, now)
         for file, (size, mtime) in changes.touched.items():
             store.touch_file(file, size, mtime)
+        progress.phase("finding links", None)
+        report.links = store.write_links()
         store.commit()
         rows = store.all_passages()
         counts = store.counts()

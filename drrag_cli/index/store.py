@@ -39,6 +39,12 @@ CREATE TABLE IF NOT EXISTS passages (
     content_hash TEXT NOT NULL     -- key into the embedding cache
 );
 CREATE INDEX IF NOT EXISTS passages_document ON passages(document_id);
+CREATE TABLE IF NOT EXISTS links (      -- the corpus's own links (index/links.py), rebuilt each run
+    passage_id INTEGER NOT NULL,
+    document_id INTEGER NOT NULL,  -- the linked document
+    kind TEXT NOT NULL             -- link (markdown / wiki) | mention (its title in the text)
+);
+CREATE INDEX IF NOT EXISTS links_passage ON links(passage_id);
 CREATE TABLE IF NOT EXISTS files (
     file TEXT PRIMARY KEY,         -- every indexed file, with the hash that was indexed
     sha256 TEXT NOT NULL,
@@ -102,6 +108,34 @@ class PassageStore:
             self.conn.execute("SELECT id, title, text, content_hash FROM passages ORDER BY id")
         )
 
+    def has_links(self) -> bool:
+        """Whether this store records links (stores of older drrag versions do not)."""
+        return self.conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'links'").fetchone() is not None
+
+    def linked(self, ids: Sequence[int]) -> dict[int, list[int]]:
+        """Passage id → the documents it links to (in order of appearance). A store written
+        before links were recorded has none."""
+        out: dict[int, list[int]] = {}
+        try:
+            for start in range(0, len(ids), 500):
+                chunk = list(ids[start : start + 500])
+                sql = f"SELECT passage_id, document_id FROM links WHERE passage_id IN ({','.join('?' * len(chunk))})"
+                for pid, doc in self.conn.execute(sql + " ORDER BY rowid", chunk):
+                    out.setdefault(pid, []).append(doc)
+        except sqlite3.OperationalError:  # no links table: an index from an older drrag
+            return {}
+        return out
+
+    def document_passages(self, doc_ids: Sequence[int]) -> dict[int, list[int]]:
+        """Document id → its passage ids, in order."""
+        out: dict[int, list[int]] = {}
+        for start in range(0, len(doc_ids), 500):
+            chunk = list(doc_ids[start : start + 500])
+            sql = f"SELECT document_id, id FROM passages WHERE document_id IN ({','.join('?' * len(chunk))})"
+            for doc, pid in self.conn.execute(sql + " ORDER BY document_id, ordinal", chunk):
+                out.setdefault(doc, []).append(pid)
+        return out
+
     def counts(self) -> dict[str, int]:
         one = self.conn.execute
         return {
@@ -145,6 +179,20 @@ class PassageStore:
                 )
                 new_ids.append(int(cur.lastrowid))
         return new_ids
+
+    def write_links(self) -> int:
+        """Find every passage's links (:mod:`drrag_cli.index.links`) and store them, replacing
+        the old ones: a new note can be mentioned by old ones. Returns the number of links."""
+        from drrag_cli.index.links import DocRef, find_links
+
+        docs = [DocRef(*row) for row in self.conn.execute("SELECT id, source, title FROM documents")]
+        rows = self.conn.execute(
+            "SELECT p.id, p.document_id, d.source, p.text FROM passages p JOIN documents d ON d.id = p.document_id"
+        )
+        links = find_links(docs, rows.fetchall())
+        self.conn.execute("DELETE FROM links")
+        self.conn.executemany("INSERT INTO links(passage_id, document_id, kind) VALUES (?,?,?)", links)
+        return len(links)
 
     def touch_file(self, file: str, size: int, mtime: float) -> None:
         """Same content, new mtime (e.g. `touch`): remember it so the next run skips hashing."""

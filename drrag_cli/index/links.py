@@ -1,0 +1,123 @@
+"""The corpus's own links, recorded at index time as a small graph: passage → document.
+
+Personal knowledge bases are linked, and HotpotQA's bridges are exactly such links: the
+passage about a project names its lead engineer, whose profile is another note. DR-RAG's
+second hop (CFS) offers the documents a static passage links to as candidates beside its
+q* list, so a second-hop note that q* misses can still be judged by the classifier.
+
+A passage links to a document when it holds
+* a Markdown link ``[text](other.md)`` or a wiki-link ``[[Other note]]`` / ``[[other|text]]``
+  that resolves to that document (by relative path, file name or title), or
+* a plain mention of the document's title (its core: "Heron (film)" → "Heron"), as whole
+  words; a one-word title counts only when it is capitalised in the text and at least
+  :data:`MIN_SINGLE_WORD` characters long, so "Notes" or "Ideas" link nothing.
+
+Pure text in, ids out: no index, no model. Cost is one pass over the tokens of every
+passage with dictionary look-ups of up to :data:`MAX_TITLE_WORDS`-word n-grams.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+MAX_TITLE_WORDS = 6  # longer titles are never looked up as mentions
+MIN_SINGLE_WORD = 4  # a one-word title needs this many characters (and a capital)
+MAX_LINKS = 24  # per passage: a hub page (a people table) links many, a sentence few
+_WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
+_MD_LINK = re.compile(r"\[[^\]\n]*\]\(\s*<?([^)\s>#]+)")
+_WIKI_LINK = re.compile(r"\[\[([^\]|#\n]+)(?:[#|][^\]\n]*)?\]\]")
+_PAREN = re.compile(r"\s*\([^)]*\)\s*$")
+
+
+@dataclass(frozen=True)
+class DocRef:
+    """One document of the store, as the link finder sees it."""
+
+    document_id: int
+    source: str  # path as indexed (or file#record)
+    title: str
+
+
+def core_title(title: str) -> str:
+    """"Heron (film)" → "Heron"; "Heron: project overview" → "Heron"."""
+    core = _PAREN.sub("", title).strip() or title
+    return core.split(": ", 1)[0].strip() or core
+
+
+def _words(text: str) -> list[str]:
+    return _WORD.findall(text)
+
+
+def _norm_path(path: str) -> str:
+    return posixpath.normpath(path.replace("\\", "/")).lstrip("./").lower()
+
+
+class LinkFinder:
+    """Title and path look-up tables of one store's documents, built once per index run."""
+
+    def __init__(self, docs: Iterable[DocRef]) -> None:
+        self.by_title: dict[tuple[str, ...], set[int]] = {}
+        self.by_path: dict[str, int] = {}
+        self.by_name: dict[str, set[int]] = {}
+        self.by_wiki: dict[str, set[int]] = {}
+        for d in docs:
+            file = d.source.split("#", 1)[0]
+            self.by_path[_norm_path(file)] = d.document_id
+            stem = posixpath.splitext(posixpath.basename(file.replace("\\", "/")))[0].lower()
+            self.by_name.setdefault(stem, set()).add(d.document_id)
+            for name in {d.title.strip().lower(), stem}:
+                self.by_wiki.setdefault(name, set()).add(d.document_id)
+            words = _words(core_title(d.title))
+            if not words or len(words) > MAX_TITLE_WORDS:
+                continue
+            if len(words) == 1 and (len(words[0]) < MIN_SINGLE_WORD or not words[0][0].isupper()):
+                continue
+            self.by_title.setdefault(tuple(w.lower() for w in words), set()).add(d.document_id)
+
+    def links(self, source: str, text: str, own: int) -> list[tuple[int, str]]:
+        """[(document id, kind)] that a passage of document ``own`` at ``source`` links to,
+        in order of first appearance, without ``own``, at most :data:`MAX_LINKS`."""
+        found: dict[int, str] = {}
+        base = posixpath.dirname(source.split("#", 1)[0].replace("\\", "/"))
+        for target in _MD_LINK.findall(text):
+            if "://" in target or target.startswith("mailto:"):
+                continue
+            doc = self.by_path.get(_norm_path(posixpath.join(base, target)))
+            if doc is None:
+                name = posixpath.splitext(posixpath.basename(target))[0].lower()
+                docs = self.by_name.get(name, set())
+                doc = next(iter(docs)) if len(docs) == 1 else None
+            if doc is not None:
+                found.setdefault(doc, "link")
+        for name in _WIKI_LINK.findall(text):
+            for doc in sorted(self.by_wiki.get(name.strip().lower(), ())):
+                found.setdefault(doc, "link")
+        for doc in self._mentions(text):
+            found.setdefault(doc, "mention")
+        found.pop(own, None)
+        return list(found.items())[:MAX_LINKS]
+
+    def _mentions(self, text: str) -> list[int]:
+        words = _words(text)
+        lower = [w.lower() for w in words]
+        out: list[int] = []
+        for i in range(len(words)):
+            for n in range(min(MAX_TITLE_WORDS, len(words) - i), 0, -1):
+                docs = self.by_title.get(tuple(lower[i : i + n]))
+                if docs is None or (n == 1 and not words[i][0].isupper()):
+                    continue
+                out += sorted(docs)
+                break  # the longest title starting here
+        return list(dict.fromkeys(out))
+
+
+def find_links(docs: Sequence[DocRef], passages: Iterable[tuple[int, int, str, str]]) -> list[tuple[int, int, str]]:
+    """[(passage id, linked document id, kind)] for ``passages`` given as
+    (passage id, document id, source, text)."""
+    finder = LinkFinder(docs)
+    return [
+        (pid, doc, kind) for pid, own, source, text in passages for doc, kind in finder.links(source, text, own)
+    ]

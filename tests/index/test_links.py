@@ -1,0 +1,60 @@
+"""The corpus's own links: found at index time, kept per generation, read by CFS."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from drrag_cli.config import Settings
+from drrag_cli.index.api import Index
+from drrag_cli.index.links import DocRef, LinkFinder, core_title, find_links
+
+DOCS = [
+    DocRef(1, "projects/heron/overview.md", "Heron: project overview"),
+    DocRef(2, "people/tobias-lindqvist.md", "Tobias Lindqvist"),
+    DocRef(3, "notes/ideas.txt", "ideas"),
+    DocRef(4, "wiki/clients.md", "Clients"),
+    DocRef(5, "films/heron.md", "Heron (film)"),
+    DocRef(6, "misc/ab.md", "Ab"),
+]
+
+
+def test_markdown_wiki_links_and_title_mentions() -> None:
+    text = "| Lead engineer | Tobias Lindqvist | see [the register](../../wiki/clients.md) and [[ideas]]"
+    assert find_links(DOCS, [(10, 1, "projects/heron/overview.md", text)]) == [
+        (10, 4, "link"),
+        (10, 3, "link"),
+        (10, 2, "mention"),
+    ]
+
+
+def test_mentions_are_whole_words_and_one_word_titles_need_a_capital() -> None:
+    finder = LinkFinder(DOCS)
+    assert finder.links("x.md", "the heron flew; an ab test", own=0) == []  # lowercase one-word titles
+    assert finder.links("x.md", "Heron was filmed in 1999", own=0) == [(1, "mention"), (5, "mention")]
+    assert finder.links("x.md", "Tobiasz Lindqvistson", own=0) == []  # not whole words
+    assert finder.links("x.md", "tobias lindqvist said", own=0) == [(2, "mention")]  # two words: any case
+    assert finder.links("people/tobias-lindqvist.md", "Tobias Lindqvist", own=2) == []  # never itself
+    assert finder.links("x.md", "[site](https://example.com/clients.md) [[nowhere]]", own=0) == []
+
+
+def test_core_title() -> None:
+    assert core_title("Heron (film)") == "Heron"
+    assert core_title("Heron: project overview") == "Heron"
+    assert core_title("(1999)") == "(1999)"
+
+
+def test_the_index_records_links_and_cfs_can_read_them(tmp_path: Path) -> None:
+    corpus = tmp_path / "kb"
+    (corpus / "people").mkdir(parents=True)
+    (corpus / "heron.md").write_text("# Heron\n\nThe lead engineer of Heron is Tobias Lindqvist.\n")
+    (corpus / "people" / "tobias.md").write_text("# Tobias Lindqvist\n\nTobias was born in Uppsala.\n")
+    (corpus / "index.md").write_text("# Index\n\nSee [the profile](people/tobias.md) and [[heron]].\n")
+    settings = Settings().replace({"index.path": str(tmp_path / "ix")})
+    report = Index.build([corpus], settings)
+    assert report.links == 3
+    index = Index.open(settings)
+    by_source = {p.source.rsplit("/", 1)[-1]: pid for pid, p in index.passages(range(1, 10)).items()}
+    linked = index.linked([by_source["heron.md"], by_source["index.md"]])
+    assert linked[by_source["heron.md"]] == [[by_source["tobias.md"]]]
+    assert sorted(linked[by_source["index.md"]]) == sorted([[by_source["tobias.md"]], [by_source["heron.md"]]])
+    assert index.linked([by_source["tobias.md"]]) == {}
