@@ -76,6 +76,9 @@ class RetrievalSettings:
     depth: Annotated[int, Min(1)] = 20  # how far CFS walks each q* result list
     per_static: Annotated[int, Min(1)] = 1  # positives CFS keeps per static document
     cfs_rule: CfsRule = "first"  # first = the paper's first positive in rank order | best = most probable
+    qstar_focus: Annotated[int, Min(0)] = 0  # q* keeps the static doc's N units closest to q; 0 = the whole text
+    static_passages: Annotated[int, Min(1)] = 2  # passages of one static document (from the first stage) it brings
+    links: bool = True  # CFS also offers the documents a static document links to or names (index/links.py)
 
 
 @dataclass(frozen=True)

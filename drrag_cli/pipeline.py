@@ -78,6 +78,7 @@ class AskResult:
         out: dict[str, Any] = {
             "question": self.question,
             "answer": self.answer.text if self.answer else None,
+            "supported": self.answer.supported if self.answer else False,
             "strategy": self.retrieval.strategy,
             "citations": self.citations(),
             "documents": self.documents(),
@@ -199,6 +200,9 @@ class Pipeline:
             per_static=r.per_static,
             rule=r.cfs_rule,
             threshold=self.settings.classifier.threshold,
+            focus=r.qstar_focus,
+            static_passages=r.static_passages,
+            links=r.links,
         )
 
     def count_tokens(self, text: str) -> int:

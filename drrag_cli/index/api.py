@@ -141,6 +141,10 @@ class Index:
         passages = self.store.document_passages(sorted({doc for docs in links.values() for doc in docs}))
         return {pid: [passages[doc] for doc in docs if doc in passages] for pid, docs in links.items()}
 
+    def siblings(self, ids: Sequence[int]) -> dict[int, list[int]]:
+        """Passage id → all passage ids of its document, in order."""
+        return self.store.siblings(list(ids))
+
     # -- what `drrag search` does ------------------------------------------------------
     def search(self, query: str, mode: str = "hybrid", k: int = 5) -> list[Hit]:
         if k <= 0:

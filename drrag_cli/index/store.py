@@ -126,6 +126,19 @@ class PassageStore:
             return {}
         return out
 
+    def siblings(self, ids: Sequence[int]) -> dict[int, list[int]]:
+        """Passage id → every passage id of its document, in order."""
+        out: dict[int, list[int]] = {}
+        for start in range(0, len(ids), 500):
+            chunk = list(ids[start : start + 500])
+            sql = (
+                "SELECT p.id, q.id FROM passages p JOIN passages q ON q.document_id = p.document_id "
+                f"WHERE p.id IN ({','.join('?' * len(chunk))}) ORDER BY p.id, q.ordinal"
+            )
+            for pid, sibling in self.conn.execute(sql, chunk):
+                out.setdefault(pid, []).append(sibling)
+        return out
+
     def document_passages(self, doc_ids: Sequence[int]) -> dict[int, list[int]]:
         """Document id → its passage ids, in order."""
         out: dict[int, list[int]] = {}

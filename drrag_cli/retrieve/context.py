@@ -19,6 +19,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 from drrag_cli.retrieve.concat import concat_query
 from drrag_cli.types import Passage
 
+MAX_SIBLINGS = 64  # CFS reads a static document's links from all its passages up to this many
+
 if TYPE_CHECKING:
     import numpy as np
 
@@ -35,6 +37,10 @@ class Retriever(Protocol):
     def vectors(self, ids: Sequence[int]) -> np.ndarray: ...
 
     def passages(self, ids: Sequence[int]) -> dict[int, Passage]: ...
+
+    def linked(self, ids: Sequence[int]) -> dict[int, list[list[int]]]: ...
+
+    def siblings(self, ids: Sequence[int]) -> dict[int, list[int]]: ...
 
 
 class Classifier(Protocol):
@@ -60,6 +66,9 @@ class Params:
     per_static: int = 1  # positives CFS keeps per static document
     rule: str = "first"  # CFS rule: first | best
     threshold: float = 0.0  # classifier threshold; 0 = the model's own for the use
+    focus: int = 0  # q* keeps the static doc's `focus` units closest to q (0 = whole text)
+    static_passages: int = 2  # passages one static document brings from the first stage
+    links: bool = True  # CFS offers the documents a static document links to (index/links.py)
 
 
 @dataclass
@@ -90,6 +99,24 @@ class RetrievalResult:
         if self.refined is not None:
             return list(self.refined.passages)
         return [d.passage for d in self.documents]
+
+
+def hop_order(documents: list[Selected]) -> list[Selected]:
+    """The context in the order of its hops: each static document (all its passages), then
+    the documents its q* found, then the next static document. A small model reads the
+    bridge entity before the document about it; ranked lists keep their order."""
+    if all(d.via is None for d in documents):
+        return documents
+    groups: dict[str, list[Selected]] = {}
+    for d in documents:
+        if d.via is None:
+            groups.setdefault(d.passage.source, []).append(d)
+    out: list[Selected] = []
+    for group in groups.values():
+        ids = {d.passage.passage_id for d in group}
+        out += group + [d for d in documents if d.via in ids]
+    placed = {id(d) for d in out}
+    return out + [d for d in documents if id(d) not in placed]
 
 
 class Strategy(Protocol):
@@ -139,6 +166,8 @@ class RunContext:
         if fused is not None:
             self.trace["first_stage"] = f"dmqr ({params.first_stage} lists of the question and its rewrites, RRF)"
         self._q_vec: np.ndarray | None = None
+        self._found: dict[int, Passage] = {}
+        self._siblings: dict[int, list[int]] = {}
 
     @property
     def k(self) -> int:
@@ -166,11 +195,19 @@ class RunContext:
         vec = self.q_vec if mode != "bm25" else None
         return self.timed("retrieve_s", lambda: self.index.ranked(self.question, mode, n, vec=vec))
 
-    def qstar_lists(self, statics: Sequence[Passage], depth: int) -> tuple[list[str], list[Any], list[Ranked]]:
-        """q*_i texts, their embeddings (None in bm25 mode) and ranked lists, batched."""
+    def qstar_text(self, passages: Sequence[Passage]) -> str:
+        """q*_i for one static document: q + its title + its passages' text (focused)."""
+        text = " ".join(p.text for p in passages)
+        return concat_query(self.question, passages[0].title, text, self.params.focus)
+
+    def qstar_lists(
+        self, statics: Sequence[Sequence[Passage]], depth: int
+    ) -> tuple[list[str], list[Any], list[Ranked]]:
+        """q*_i texts, their embeddings (None in bm25 mode) and ranked lists, batched.
+        Each static document is given as its passages (the first one leads)."""
 
         def go() -> tuple[list[str], list[Any], list[Ranked]]:
-            texts = [concat_query(self.question, p.title, p.text) for p in statics]
+            texts = [self.qstar_text(group) for group in statics]
             vecs: list[Any] = [None] * len(texts)
             if self.params.mode != "bm25" and texts:
                 vecs = list(self.index.embed(texts))
@@ -181,10 +218,57 @@ class RunContext:
         return self.timed("retrieve_s", go)
 
     def fetch(self, ids: Sequence[int]) -> dict[int, Passage]:
-        return self.timed("retrieve_s", lambda: self.index.passages(list(ids)))
+        """Passages by id (each read from the store once per question)."""
+        todo = [pid for pid in dict.fromkeys(ids) if pid not in self._found]
+        if todo:
+            self._found.update(self.timed("retrieve_s", lambda: self.index.passages(todo)))
+        return {pid: self._found[pid] for pid in ids if pid in self._found}
+
+    def doc_of(self, pid: int) -> str:
+        """The document (source file or record) a passage belongs to: what the selection
+        core counts as one document of the context."""
+        if pid not in self._found:
+            self.fetch([pid])
+        found = self._found.get(pid)
+        return found.source if found is not None else f"#{pid}"
 
     def vectors(self, ids: Sequence[int]) -> np.ndarray:
         return self.timed("retrieve_s", lambda: self.index.vectors(list(ids)))
+
+    def document(self, group: Sequence[int]) -> list[int]:
+        """All passage ids of the document whose passages ``group`` holds (the first one's),
+        in order; just ``group`` when the document has more than :data:`MAX_SIBLINGS`."""
+        if not group:
+            return []
+        if group[0] not in self._siblings:
+            self._siblings.update(self.timed("retrieve_s", lambda: self.index.siblings(list(group))))
+        ids = self._siblings.get(group[0], list(group))
+        return ids if len(ids) <= MAX_SIBLINGS else list(group)
+
+    def linked(self, groups: Sequence[Sequence[int]], lists: Sequence[Ranked]) -> list[list[int]]:
+        """For each static document (its passage ids) the documents it links to (from any
+        of its passages, up to :data:`MAX_SIBLINGS`; a bigger document: from these ones),
+        one passage each (the one its q* list ranks highest, else the document's first), in
+        the order CFS offers them (:func:`drrag_cli.select.features.link_order`)."""
+        from drrag_cli.select.features import link_order
+
+        if not self.params.links:
+            return [[] for _ in groups]
+
+        wholes = [self.document(g) for g in groups]
+        found = self.timed("retrieve_s", lambda: self.index.linked([pid for d in wholes for pid in d]))
+        out = []
+        for group, ranked in zip(wholes, lists, strict=True):
+            rank = {pid: r for r, (pid, _) in enumerate(ranked)}
+            docs = [doc for pid in group for doc in found.get(pid, [])]
+            docs = list({tuple(d): d for d in docs}.values())  # once per linked document
+            picks = [min(doc, key=lambda pid: (rank.get(pid, len(rank)), doc.index(pid))) for doc in docs]
+            passages = self.fetch([*group, *picks])
+            own = [passages[pid] for pid in group if pid in passages]
+            text = " ".join(p.text for p in own)
+            titled = [(pid, passages[pid].title) for pid in picks if pid in passages]
+            out.append(link_order(self.question, own[0].title if own else "", text, titled, rank))
+        return out
 
     def threshold(self, use: str) -> float:
         """The configured threshold, else the classifier's own for this use (first | best | cis)."""
@@ -194,6 +278,7 @@ class RunContext:
         return float(self.classifier.thresholds.get(use, self.classifier.threshold))
 
     def result(self, name: str, documents: list[Selected]) -> RetrievalResult:
+        documents = hop_order(documents)
         self.trace["strategy"] = name
         self.trace["kept"] = [d.passage.passage_id for d in documents]
         return RetrievalResult(name, self.question, documents, self.trace, self.timings)

@@ -45,29 +45,47 @@ SM = SingleList("sm", "dense")
 HYBRID = SingleList("hybrid", "hybrid")
 
 
-def static_docs(ctx: RunContext) -> list[Selected]:
-    """The k1 static documents: the top of the first stage."""
-    ranked = ctx.first_stage(ctx.params.k1)
+STATIC_POOL = 10  # first-stage passages searched for k1 static docs from different files
+
+
+def static_docs(ctx: RunContext) -> list[list[Selected]]:
+    """The k1 static documents: the top of the first stage, one document each. A document
+    brings up to ``static_passages`` of its passages found there (the best one leads):
+    a note's table row naming the bridge entity is often not its best-ranked passage."""
+    ranked = ctx.first_stage(ctx.params.k1 + STATIC_POOL)
     found = ctx.fetch([pid for pid, _ in ranked])
-    statics = [Selected(found[pid], "static", s) for pid, s in ranked if pid in found]
+    ranked = [(pid, s) for pid, s in ranked if pid in found]
+    leads = core.distinct_docs([pid for pid, _ in ranked], ctx.params.k1, ctx.doc_of)
+    groups = [
+        [Selected(found[pid], "static", s) for pid, s in ranked if ctx.doc_of(pid) == ctx.doc_of(lead)][
+            : ctx.params.static_passages
+        ]
+        for lead in leads
+    ]
     ctx.trace["k1"] = ctx.params.k1
-    ctx.trace["static"] = [d.passage.to_json(score=round(d.score, 6)) for d in statics]
-    return statics
+    ctx.trace["static"] = [d.passage.to_json(score=round(d.score, 6)) for g in groups for d in g]
+    return groups
+
+
+def _walk_lists(ctx: RunContext, groups: list[list[Selected]], depth: int) -> tuple[list[int], list, list, list]:
+    """Static ids (each document's lead passage), q* texts, embeddings and ranked lists."""
+    texts, vecs, lists = ctx.qstar_lists([[d.passage for d in g] for g in groups], depth)
+    ctx.fetch([pid for ranked in lists for pid, _ in ranked])
+    return [g[0].passage.passage_id for g in groups], texts, vecs, lists
 
 
 def _qdc(ctx: RunContext) -> tuple[list[Selected], dict[int, Any]]:
     """The QDC context, and the q* embedding of each static document (CIS reuses them)."""
-    statics = static_docs(ctx)
-    texts, vecs, lists = ctx.qstar_lists([s.passage for s in statics], core.qstar_depth(ctx.k))
-    static_ids = [s.passage.passage_id for s in statics]
-    picks = core.qdc_select(static_ids, [[pid for pid, _ in ranked] for ranked in lists], ctx.k)
+    groups = static_docs(ctx)
+    static_ids, texts, vecs, lists = _walk_lists(ctx, groups, core.qstar_depth(ctx.k))
+    picks = core.qdc_select(static_ids, [[pid for pid, _ in ranked] for ranked in lists], ctx.k, ctx.doc_of)
     score_of = [dict(ranked) for ranked in lists]
     found = ctx.fetch([pid for pid, _ in picks])
-    docs = list(statics)
+    docs = [d for g in groups for d in g]
     docs += [Selected(found[pid], "dynamic", score_of[i][pid], via=static_ids[i]) for pid, i in picks]
     ctx.trace["queries"] = [
         {"from": static_ids[i], "text": texts[i], "picked": [pid for pid, j in picks if j == i]}
-        for i in range(len(statics))
+        for i in range(len(groups))
     ]
     return docs, dict(zip(static_ids, vecs, strict=True))
 
@@ -87,26 +105,32 @@ class CFS(BaseStrategy):
         from drrag_cli.select.classifier import DocView
 
         p = ctx.params
-        statics = static_docs(ctx)
-        static_ids = [s.passage.passage_id for s in statics]
-        texts, qstar_vecs, lists = ctx.qstar_lists([s.passage for s in statics], p.depth + len(statics))
-        walks = core.cfs_walks(static_ids, [[pid for pid, _ in ranked] for ranked in lists], p.depth)
+        groups = static_docs(ctx)
+        static_ids, texts, qstar_vecs, lists = _walk_lists(ctx, groups, p.depth + p.k1 * p.static_passages)
+        linked = ctx.linked([[d.passage.passage_id for d in g] for g in groups], lists)
+        walks = core.cfs_walks(
+            static_ids, [[pid for pid, _ in ranked] for ranked in lists], p.depth, ctx.doc_of, linked
+        )
         ids = sorted({pid for walk in walks for pid, _ in walk} | set(static_ids))
         found = ctx.fetch(ids)
         views = {
             pid: DocView(found[pid].title, found[pid].text, v) for pid, v in zip(ids, ctx.vectors(ids), strict=True)
         }
+        for g in groups:  # the classifier reads a static document's passages together
+            lead = views[g[0].passage.passage_id]
+            views[g[0].passage.passage_id] = DocView(lead.title, " ".join(d.passage.text for d in g), lead.vec)
         owners = [(i, pid) for i, walk in enumerate(walks) for pid, _ in walk]
         probs = ctx.timed("classify_s", lambda: self._predict(ctx, static_ids, owners, views, qstar_vecs))
         prob_of = {owner: float(prob) for owner, prob in zip(owners, probs, strict=True)}
         threshold = ctx.threshold(p.rule)
         decisions = core.cfs_select(
-            static_ids, walks, prob_of, k=p.k, threshold=threshold, rule=p.rule, per_static=p.per_static
+            static_ids, walks, prob_of, k=p.k, threshold=threshold, rule=p.rule, per_static=p.per_static,
+            doc=ctx.doc_of,
         )
         score_of = [dict(ranked) for ranked in lists]
-        docs = list(statics)
+        docs = [d for g in groups for d in g]
         docs += [
-            Selected(found[d.pid], "dynamic", score_of[d.static][d.pid], d.prob, via=static_ids[d.static])
+            Selected(found[d.pid], "dynamic", score_of[d.static].get(d.pid, 0.0), d.prob, via=static_ids[d.static])
             for d in core.kept(decisions)
         ]
         ctx.trace.update(threshold=threshold, rule=p.rule)
@@ -116,8 +140,8 @@ class CFS(BaseStrategy):
                 "text": texts[i],
                 "candidates": [
                     {
-                        **found[d.pid].to_json(score=round(score_of[i][d.pid], 6)),
-                        "rank": d.rank,
+                        **found[d.pid].to_json(score=round(score_of[i].get(d.pid, 0.0), 6)),
+                        "rank": d.rank,  # 0: linked from the static document, not in its q* list
                         "classifier_prob": None if d.prob is None else round(d.prob, 4),
                         "decision": d.decision,
                     }
@@ -142,7 +166,6 @@ class CIS(BaseStrategy):
     uses_classifier = True
 
     def run(self, question: str, ctx: RunContext) -> RetrievalResult:
-        from drrag_cli.retrieve.concat import concat_query
         from drrag_cli.select.classifier import DocView
 
         docs, qstar_of = _qdc(ctx)
@@ -152,7 +175,7 @@ class CIS(BaseStrategy):
         qstar_vecs = [qstar_of.get(pid) for pid in ids]
         missing = [i for i, v in enumerate(qstar_vecs) if v is None]
         if missing and ctx.params.mode != "bm25":  # dynamic docs: embed their q* too
-            texts = [concat_query(question, docs[i].passage.title, docs[i].passage.text) for i in missing]
+            texts = [ctx.qstar_text([docs[i].passage]) for i in missing]
             for i, v in zip(missing, ctx.timed("retrieve_s", lambda: ctx.index.embed(texts)), strict=True):
                 qstar_vecs[i] = v
         views = [DocView(d.passage.title, d.passage.text, v) for d, v in zip(docs, ctx.vectors(ids), strict=True)]

@@ -4,15 +4,40 @@ and classifier probabilities. One function per decision, used by the product
 choice (:mod:`drrag_cli.select.simulate`), so the two cannot drift apart.
 
 Everything here is pure: ids in, ids out, no index, no model.
+
+Context is counted in *documents*: ``doc`` maps a passage id to its document (a file; a
+record of a record corpus). A passage whose document is already in the context is not
+added again, and two static documents never come from one file: in a personal knowledge
+base a note is split into several passages, and the second hop is another note. Without
+``doc`` every passage is its own document (eval corpora: one passage per paragraph).
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 
 RULES = ("first", "best")
+DocOf = Callable[[int], Hashable]
+
+
+def _same(pid: int) -> int:
+    return pid
+
+
+def distinct_docs(ranked: Sequence[int], n: int, doc: DocOf | None = None) -> list[int]:
+    """The first ``n`` ids of ``ranked`` from ``n`` different documents (the static docs)."""
+    doc = doc or _same
+    seen: set[Hashable] = set()
+    out: list[int] = []
+    for pid in ranked:
+        if doc(pid) not in seen:
+            seen.add(doc(pid))
+            out.append(pid)
+            if len(out) == n:
+                break
+    return out
 
 
 def resolve_k1(k: int, k1: int = 0) -> int:
@@ -25,32 +50,54 @@ def qstar_depth(k: int) -> int:
     return max(k, 10)
 
 
-def qdc_select(static_ids: Sequence[int], qstar_lists: Sequence[Sequence[int]], k: int) -> list[tuple[int, int]]:
+def qdc_select(
+    static_ids: Sequence[int], qstar_lists: Sequence[Sequence[int]], k: int, doc: DocOf | None = None
+) -> list[tuple[int, int]]:
     """QDC (DR-RAG §3.2.1): round-robin over the q* lists, each adding its first id not yet
     in the context, until the context holds k documents. Returns [(id, static index)]."""
-    context = set(static_ids)
+    doc = doc or _same
+    context = {doc(pid) for pid in static_ids}
     picks: list[tuple[int, int]] = []
     cursors = [0] * len(qstar_lists)
     while len(context) < k and any(c < len(ranked) for c, ranked in zip(cursors, qstar_lists, strict=True)):
         for i, ranked in enumerate(qstar_lists):
-            while cursors[i] < len(ranked) and ranked[cursors[i]] in context:
+            while cursors[i] < len(ranked) and doc(ranked[cursors[i]]) in context:
                 cursors[i] += 1
             if cursors[i] < len(ranked) and len(context) < k:
-                context.add(ranked[cursors[i]])
+                context.add(doc(ranked[cursors[i]]))
                 picks.append((ranked[cursors[i]], i))
     return picks
 
 
 def cfs_walks(
-    static_ids: Sequence[int], qstar_lists: Sequence[Sequence[int]], depth: int
+    static_ids: Sequence[int],
+    qstar_lists: Sequence[Sequence[int]],
+    depth: int,
+    doc: DocOf | None = None,
+    linked: Sequence[Sequence[int]] | None = None,
 ) -> list[list[tuple[int, int]]]:
     """Each static document's walk: its q* list without the static documents, at most
-    ``depth`` candidates, as [(id, rank in the q* list, 1-based)]."""
-    statics = set(static_ids)
-    return [
-        [(pid, rank) for rank, pid in enumerate(ranked, start=1) if pid not in statics][:depth]
-        for ranked in qstar_lists
-    ]
+    ``depth`` candidates, as [(id, rank in the q* list, 1-based)].
+
+    With ``linked`` (the documents each static document links to, :mod:`drrag_cli.index.links`,
+    in the order the caller ranks them: :func:`drrag_cli.select.features.link_order`) those come first, with their
+    q* rank where the walk holds them and rank 0 where it does not: a note that names the
+    bridge entity links to it, which q* may rank low or miss. Each document is offered
+    once per walk."""
+    doc = doc or _same
+    statics = {doc(pid) for pid in static_ids}
+    walks = []
+    for i, ranked in enumerate(qstar_lists):
+        walk = [(pid, rank) for rank, pid in enumerate(ranked, start=1) if doc(pid) not in statics][:depth]
+        in_walk: dict[Hashable, tuple[int, int]] = {}
+        for pid, rank in walk:
+            in_walk.setdefault(doc(pid), (pid, rank))
+        first: dict[Hashable, tuple[int, int]] = {}
+        for pid in linked[i] if linked else ():
+            if doc(pid) not in statics:
+                first.setdefault(doc(pid), in_walk.get(doc(pid), (pid, 0)))
+        walks.append(list(first.values()) + [(pid, r) for pid, r in walk if doc(pid) not in first])
+    return walks
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +120,7 @@ def cfs_select(
     threshold: float,
     rule: str = "first",
     per_static: int = 1,
+    doc: DocOf | None = None,
 ) -> list[list[Decision]]:
     """CFS (DR-RAG §3.2.2): walk each static document's candidates and keep the first
     ``per_static`` whose C(q, d_static, d) = ``probs[(static index, id)]`` ≥ ``threshold``,
@@ -81,7 +129,8 @@ def cfs_select(
     ones are those with ``decision == "kept"`` (:func:`kept`)."""
     if rule not in RULES:
         raise ValueError(f"unknown CFS rule {rule!r} (choose {' or '.join(RULES)})")
-    in_context = set(static_ids)
+    doc = doc or _same
+    in_context = {doc(pid) for pid in static_ids}
     size = len(in_context)
     out = []
     for i, walk in enumerate(walks):
@@ -92,7 +141,7 @@ def cfs_select(
         steps = []
         for pid, rank in order:
             prob = probs.get((i, pid))
-            if pid in in_context:
+            if doc(pid) in in_context:
                 decision = "already in context"
             elif size >= k:
                 decision = "context full"
@@ -102,7 +151,7 @@ def cfs_select(
                 decision = "kept"
                 taken += 1
                 size += 1
-                in_context.add(pid)
+                in_context.add(doc(pid))
             else:
                 decision = "below threshold"
             steps.append(Decision(i, pid, rank, prob, decision))

@@ -20,14 +20,19 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
 
+from drrag_cli.index.links import core_title
+
 _TOKEN = re.compile(r"[^\W_]+")
-_PAREN = re.compile(r"\s*\([^)]*\)\s*$")
+# Units of a passage for focusing: sentences, table rows, headings, list items (the text
+# arrives with its whitespace collapsed, so line breaks cannot be relied on).
+_UNIT = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(\[])|\n\s*\n|\s\|\s*\|\s|\s+(?=#{1,6}\s)|\s+-\s+(?=\S)")
+FOCUS_UNITS = 2  # units of d1 / d2 the focus features look at
 _CMP_CUES = (" or ", "both", "same", "which one", "who was born first", "older", "younger",
              "first?", "longer", "more ", "larger", "higher")
 STOP = frozenset(
@@ -44,6 +49,7 @@ SCALAR_FEATURES: tuple[str, ...] = (
     "qcov1", "qcov2", "qcov12", "qnew2", "jac12",
     "ent12", "entq1", "entq2", "numq1", "numq2", "num12",
     "same_title", "len1", "len2", "qlen", "qcmp",
+    "t2_in_f1", "t1_in_f2",
 )
 N_DENSE = 9  # the cosine features come first
 # name → (left, right) of an element-wise product block over the embedding dimension.
@@ -81,6 +87,55 @@ def _analyse(text: str) -> tuple[list[str], set[str], set[str], set[str]]:
     return toks, content, ents, nums
 
 
+def _content(text: str) -> set[str]:
+    return {w for w in (t.lower() for t in _TOKEN.findall(text)) if w not in STOP and len(w) > 1}
+
+
+def focus_units(question: str, text: str, focus: int, title: str = "") -> str:
+    """The ``focus`` units (sentences, rows, items) of ``text`` sharing the most content
+    words with the question (ties: the earlier), in their original order. A passage that
+    lists twelve names otherwise drowns the one the question is about.
+
+    The words of the passage's own ``title`` do not count: "the lead engineer of Project
+    Heron" finds the Heron overview through "Heron", and what is left ("lead engineer")
+    is what points at the row that names the bridge entity."""
+    units = [u.strip() for u in _UNIT.split(text) if u and u.strip()]
+    if len(units) <= focus:
+        return text
+    q = _content(question) - _content(title)
+    scored = sorted(range(len(units)), key=lambda i: (-len(q & _content(units[i])), i))
+    return " ".join(units[i] for i in sorted(scored[:focus]))
+
+
+@lru_cache(maxsize=8192)
+def focus_joined(question: str, text: str, title: str = "") -> str:
+    """`` tok tok `` of the (at most :data:`FOCUS_UNITS`) units of a passage that share a
+    content word with the question beyond the passage's title: where a bridge entity named
+    there stands next to what the question asks about (phrase search by ``in``)."""
+    q = _content(question) - _content(title)
+    units = [u for u in _UNIT.split(text) if u and q & _content(u)]
+    units = sorted(units, key=lambda u: -len(q & _content(u)))[:FOCUS_UNITS]
+    return f" {' '.join(t.lower() for u in units for t in _TOKEN.findall(u))} "
+
+
+def link_order(
+    question: str, title: str, text: str, linked: Sequence[tuple[int, str]], rank: Mapping[int, int]
+) -> list[int]:
+    """The order CFS offers the ``linked`` (id, title) documents of one static document
+    (``title``, ``text``): those whose title its question-focused units name first, then
+    by ``rank`` in its q* list (unranked last, in link order). "The lead engineer of
+    Project Heron": of the twelve people the Heron page links to, the one in the row that
+    says "lead engineer" is the bridge."""
+    focus = focus_joined(question, text, title)
+
+    def named(t: str) -> bool:
+        joined = text_info(core_title(t)).joined
+        return bool(joined.strip()) and joined in focus
+
+    keys = {pid: (not named(t), rank.get(pid, len(rank) + n)) for n, (pid, t) in enumerate(linked)}
+    return sorted(keys, key=keys.__getitem__)
+
+
 @lru_cache(maxsize=8192)
 def text_info(text: str, title: str = "") -> TextInfo:
     """Cached per (text, title): a CFS walk meets the same passages over and over."""
@@ -88,8 +143,7 @@ def text_info(text: str, title: str = "") -> TextInfo:
     if not title:
         return TextInfo(frozenset(content), f" {' '.join(toks)} ", frozenset(ents),
                         frozenset(nums), len(toks))
-    core = _PAREN.sub("", title).strip() or title
-    ttoks, tcontent, tents, tnums = _analyse(core)
+    ttoks, tcontent, tents, tnums = _analyse(core_title(title))
     return TextInfo(
         frozenset(content | tcontent), f" {' '.join(toks)} ", frozenset(ents | tents),
         frozenset(nums | tnums), len(toks) + len(ttoks),
@@ -128,6 +182,9 @@ def lexical_row(question: str, t1: str, x1: str, t2: str, x2: str) -> list[float
         1.0 if t1 and t1.strip().lower() == t2.strip().lower() else 0.0,
         math.log1p(d1.n_words), math.log1p(d2.n_words), math.log1p(qi.n_words),
         is_comparison(question),
+        # the bridge: d2's subject named in the part of d1 the question is about
+        1.0 if j2 and j2 in focus_joined(question, x1, t1) else 0.0,
+        1.0 if j1 and j1 in focus_joined(question, x2, t2) else 0.0,
     ]
 
 

@@ -13,6 +13,8 @@ product's own selection core on exactly the lists the product would see:
   ``pair_depth`` candidates d2 ≠ d1 give realistic pairs (label: d1 and d2 both gold);
 * the paper's random pairs from the question's own context are added:
   (gold, non-gold), (non-gold, gold), (non-gold, non-gold);
+* each d1's linked paragraphs (its text names their titles, :mod:`drrag_cli.index.links`)
+  give pairs too, as CFS offers them beside the q* list;
 * every document of a QDC context (k = 3, 4, 6) gets its q* embedding too, as CIS needs.
 
 Vectors are the index's stored ones and the question / q* embeddings come from the
@@ -52,9 +54,11 @@ class PairPool:
     corpus_vecs: np.ndarray  # the index's stored vectors, in corpus order
     q_vecs: np.ndarray
     mode: str = "hybrid"  # the first-stage mode the lists were retrieved with
+    focus: int = 0  # retrieval.qstar_focus the q* texts were built with
     qstar: dict[tuple[int, int], np.ndarray] = field(default_factory=dict)  # (q, d1) -> emb(q*_1)
     static: list[list[int]] = field(default_factory=list)  # first-stage ranking per q
     qstar_lists: dict[tuple[int, int], list[int]] = field(default_factory=dict)  # (q, d1) -> q*_1's ranking
+    links: dict[int, list[int]] = field(default_factory=dict)  # d1 -> the paragraphs it links to (index/links.py)
     qi: list[int] = field(default_factory=list)
     i1: list[int] = field(default_factory=list)
     i2: list[int] = field(default_factory=list)
@@ -95,6 +99,15 @@ class _Lists:
     def ranked(self, text: str, vec: np.ndarray | None, n: int) -> list[int]:
         return [self.idx_of[pid] for pid, _ in self.index.ranked(text, self.mode, n, vec=vec) if pid in self.idx_of]
 
+    def links(self) -> dict[int, list[int]]:
+        """Corpus index → the paragraphs it links to (each paragraph is one document)."""
+        found = self.index.linked(list(self.idx_of))
+        return {
+            self.idx_of[pid]: [self.idx_of[doc[0]] for doc in docs if doc and doc[0] in self.idx_of]
+            for pid, docs in found.items()
+            if pid in self.idx_of
+        }
+
     def embed(self, texts: list[str]) -> np.ndarray:
         if not texts:
             return np.zeros((0, 0), dtype=np.float32)
@@ -112,6 +125,7 @@ def mine_pairs(
     pair_depth: int = 10,
     n_random: int = 2,
     seed: int = 0,
+    focus: int = 0,
     progress: Callable[[str], None] | None = None,
 ) -> PairPool:
     """Replay the first stage and the q* walks for every example on ``index`` (an index of
@@ -126,7 +140,8 @@ def mine_pairs(
     say(f"{name}: embedding {len(examples)} questions")
     qvecs = lists.embed([ex.question for ex in examples])
     gold = [{position[k] for k in ex.gold_keys if k in position} for ex in examples]
-    pool = PairPool(name, [ex.question for ex in examples], gold, corpus, lists.vectors(), qvecs, mode)
+    pool = PairPool(name, [ex.question for ex in examples], gold, corpus, lists.vectors(), qvecs, mode, focus)
+    pool.links = lists.links()
     d1s: list[list[int]] = []
     for qi, ex in enumerate(examples):
         static = lists.ranked(ex.question, qvecs[qi] if mode != "bm25" else None, max(n_static, 10))
@@ -150,6 +165,8 @@ def mine_pairs(
         for d1 in ds:
             for d2 in [d for d in pool.qstar_lists[(qi, d1)] if d != d1][:pair_depth]:
                 pool.add(qi, d1, d2, "walk", seen)
+            for d2 in pool.links.get(d1, [])[:pair_depth]:  # CFS offers linked documents too
+                pool.add(qi, d1, d2, "link", seen)
     _random_pairs(pool, examples, position, rng, seen)
     say(f"{name}: {len(pool.label)} pairs, {sum(pool.label)} positive")
     return pool
@@ -168,7 +185,9 @@ def _record_qstar(
     if not jobs:
         return
     say(f"{pool.name}: embedding {len(jobs)} concatenated queries q*")
-    texts = [concat_query(pool.questions[qi], pool.corpus[d1].title, pool.corpus[d1].text) for qi, d1 in jobs]
+    texts = [
+        concat_query(pool.questions[qi], pool.corpus[d1].title, pool.corpus[d1].text, pool.focus) for qi, d1 in jobs
+    ]
     vecs = lists.embed(texts) if pool.mode != "bm25" else [None] * len(texts)
     for (qi, d1), text, vec in zip(jobs, texts, vecs, strict=True):
         pool.qstar[(qi, d1)] = vec

@@ -18,6 +18,7 @@ import numpy as np
 
 from drrag_cli.retrieve.context import Classifier
 from drrag_cli.select import core
+from drrag_cli.select.features import link_order
 from drrag_cli.select.mining import KS, WALK_DEPTH, PairPool, qdc_context
 
 
@@ -43,6 +44,18 @@ def predict(pool: PairPool, clf: Classifier, q: int, pairs: Sequence[tuple[int, 
     return [float(p) for p in probs]
 
 
+def linked(pool: PairPool, q: int, d1: int) -> list[int]:
+    """The paragraphs d1 links to, in the order CFS offers them (features.link_order;
+    pools mined before links were recorded have none)."""
+    found = getattr(pool, "links", {}).get(d1, [])
+    if not found:
+        return []
+    rank = {pid: r for r, pid in enumerate(pool.qstar_lists.get((q, d1), []))}
+    p1 = pool.corpus[d1]
+    titled = [(pid, pool.corpus[pid].title) for pid in found]
+    return link_order(pool.questions[q], p1.title, p1.text, titled, rank)
+
+
 N_STATIC = max(core.resolve_k1(k) for k in KS)  # static documents a CFS run at k ∈ KS can have
 
 
@@ -51,7 +64,8 @@ def cfs_triples(pool: PairPool, questions: Sequence[int], n_static: int = N_STAT
     out = []
     for q in questions:
         for d1 in pool.static[q][:n_static]:
-            out += [(q, d1, d2) for d2 in pool.qstar_lists[(q, d1)][: WALK_DEPTH + n_static] if d2 != d1]
+            walk = pool.qstar_lists[(q, d1)][: WALK_DEPTH + n_static] + linked(pool, q, d1)
+            out += [(q, d1, d2) for d2 in walk if d2 != d1]
     return list(dict.fromkeys(out))
 
 
@@ -84,7 +98,8 @@ def cfs_context(
 ) -> list[int]:
     """The CFS context the product builds for question q at k, from recorded lists."""
     statics = pool.static[q][: core.resolve_k1(k)]
-    walks = core.cfs_walks(statics, [pool.qstar_lists[(q, d1)] for d1 in statics], depth)
+    lists = [pool.qstar_lists[(q, d1)] for d1 in statics]
+    walks = core.cfs_walks(statics, lists, depth, linked=[linked(pool, q, d1) for d1 in statics])
     probs = {(i, d2): scores[(q, statics[i], d2)] for i, walk in enumerate(walks) for d2, _ in walk}
     decisions = core.cfs_select(statics, walks, probs, k=k, threshold=threshold, rule=rule, per_static=per_static)
     return statics + [d.pid for d in core.kept(decisions)]

@@ -226,7 +226,12 @@ def mine_datasets(
         say(f"{ds.name}: indexing {len(ds.corpus)} paragraphs (once; cached)")
         path, _report = index_paragraphs(ds.corpus, settings, ds.name)
         index = Index.open(settings, path)
-        pools.append(mine_pairs(ds.name, ds.examples, ds.corpus, index, mode=mode, seed=seed, progress=say))
+        pools.append(
+            mine_pairs(
+                ds.name, ds.examples, ds.corpus, index,
+                mode=mode, seed=seed, focus=settings.retrieval.qstar_focus, progress=say,
+            )
+        )
     return pools
 
 

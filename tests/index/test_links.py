@@ -7,6 +7,7 @@ from pathlib import Path
 from drrag_cli.config import Settings
 from drrag_cli.index.api import Index
 from drrag_cli.index.links import DocRef, LinkFinder, core_title, find_links
+from drrag_cli.select.features import link_order
 
 DOCS = [
     DocRef(1, "projects/heron/overview.md", "Heron: project overview"),
@@ -58,3 +59,11 @@ def test_the_index_records_links_and_cfs_can_read_them(tmp_path: Path) -> None:
     assert linked[by_source["heron.md"]] == [[by_source["tobias.md"]]]
     assert sorted(linked[by_source["index.md"]]) == sorted([[by_source["tobias.md"]], [by_source["heron.md"]]])
     assert index.linked([by_source["tobias.md"]]) == {}
+    assert index.siblings([by_source["tobias.md"]]) == {by_source["tobias.md"]: [by_source["tobias.md"]]}
+
+
+def test_link_order_puts_the_entity_the_question_points_at_first() -> None:
+    text = "| Hannah Osei | product design |\n| Tobias Lindqvist | lead engineer |\n| Priya Raman | research |"
+    linked = [(1, "Hannah Osei"), (2, "Priya Raman"), (3, "Tobias Lindqvist")]
+    order = link_order("In which city was the lead engineer of Project Heron born?", "Heron", text, linked, {2: 0})
+    assert order == [3, 2, 1]  # named next to "engineer" first, then by q* rank, then link order

@@ -66,7 +66,7 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> tuple[Any, Index, Setting
 def product(index: Index, settings: Settings, classifier: Any, corpus: list[Paragraph], spec: str, k: int) -> list[int]:
     position = {p.key: i for i, p in enumerate(corpus)}
     result = Pipeline(settings, index=index, classifier=classifier).retrieve(QUESTION, spec, k=k)
-    return [position[key_of(d.passage.source)] for d in result.documents]
+    return sorted(position[key_of(d.passage.source)] for d in result.documents)  # fed in hop order
 
 
 @pytest.mark.parametrize("which", ["shipped", "fixed-random"])
@@ -75,15 +75,15 @@ def test_simulated_and_real_selection_agree(world, which: str) -> None:  # noqa:
     clf = RelevanceClassifier.load() if which == "shipped" else FixedRandom()
     scores = simulate.cfs_scores(pool, clf, [0])
     for k in (2, 3, 4, 6):
-        assert product(index, settings, clf, corpus, "qdc", k) == qdc_context(pool, 0, k)
+        assert product(index, settings, clf, corpus, "qdc", k) == sorted(qdc_context(pool, 0, k))
         for rule in ("first", "best"):
             ruled = settings.replace({"retrieval.cfs_rule": rule})
             real = product(index, ruled, clf, corpus, "cfs", k)
             sim = simulate.cfs_context(pool, 0, scores, k, clf.thresholds.get(rule, clf.threshold), rule)
-            assert real == sim, (k, rule)
+            assert real == sorted(sim), (k, rule)
         ctx, probs = simulate.cis_pairs(pool, clf, 0, k)
         sim_cis = simulate.cis_context(ctx, probs, clf.thresholds["cis"])
-        assert product(index, settings, clf, corpus, "cis", k) == sim_cis, k
+        assert product(index, settings, clf, corpus, "cis", k) == sorted(sim_cis), k
 
 
 def test_recorded_lists_are_the_products_lists(world) -> None:  # noqa: ANN001
