@@ -90,6 +90,11 @@ def print_answer(result: AskResult, already_streamed: bool = False) -> None:
         console.print()
     else:
         console.print(escape(result.answer.text if result.answer else ""), highlight=False)
+    if result.answer and not result.answer.supported and result.answer.passages:
+        console.print(
+            "[yellow]unsupported:[/yellow] the answer is not in the sources below; check them before trusting it",
+            highlight=False,
+        )
     if result.fed:
         console.print()
         console.print("[bold]Sources[/bold]")

@@ -72,6 +72,25 @@ class Answer:
     truncated: bool = False  # the only passage was cut to fit n_ctx
     raw: str = field(default="", repr=False)  # model output before post-processing
 
+    @property
+    def supported(self) -> bool:
+        """Whether the answer is grounded in what the model read (:func:`is_supported`)."""
+        return is_supported(self.text, [f"{p.title} {p.text}" for p in self.passages])
+
+
+def is_supported(answer: str, texts: Sequence[str]) -> bool:
+    """True when the short answer is yes/no, or its normalised words stand, in order, in
+    the normalised fed text. A base model that copies a few-shot example, names something
+    from its own memory or rambles fails this check; the CLI marks such answers."""
+    from drrag_cli.evaluate.metrics import normalize_answer
+
+    norm = normalize_answer(answer)
+    if norm in ("yes", "no"):
+        return True
+    if not norm or answer == FALLBACK_ANSWER:
+        return False
+    return any(f" {norm} " in f" {normalize_answer(text)} " for text in texts)
+
 
 def _docs(passages: Sequence[Passage]) -> list[tuple[str, str]]:
     return [(p.title, p.text) for p in passages]

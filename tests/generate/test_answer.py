@@ -109,3 +109,15 @@ def test_chat_template_path_and_streaming() -> None:
     pieces: list[str] = []
     generate_answer(FakeGenerator(output="a b c"), "Q?", [passage(0)], on_token=pieces.append)
     assert pieces == ["a", "b", "c"]
+
+
+def test_supported_means_the_answer_stands_in_the_fed_text() -> None:
+    from drrag_cli.generate.answer import is_supported
+
+    texts = ["Tobias Lindqvist was born in Uppsala, Sweden.", "Heron: project overview"]
+    assert is_supported("Uppsala", texts)
+    assert is_supported("uppsala.", texts)  # SQuAD normalisation on both sides
+    assert is_supported("yes", []) and is_supported("No", [])
+    assert not is_supported("Canberra", texts)  # copied from a prompt example
+    assert not is_supported("Upp", texts)  # whole words only
+    assert not is_supported("I don't know.", texts)
