@@ -245,6 +245,19 @@ class RunContext:
         ids = self._siblings.get(group[0], list(group))
         return ids if len(ids) <= MAX_SIBLINGS else list(group)
 
+    def answering(self, pid: int) -> Passage:
+        """The passage of ``pid``'s document closest to the question (cosine with q): what
+        the model reads of a second-hop document. The walk found the document through
+        what links it to the first one ("Tobias Lindqvist" in a profile's header table);
+        the answer ("born in Uppsala") is often in another of its passages."""
+        found = self.fetch([pid])[pid]
+        ids = self.document([pid])
+        if len(ids) < 2 or self.q_vec is None:
+            return found
+        scores = self.vectors(ids) @ self.q_vec
+        best = ids[int(scores.argmax())]
+        return self.fetch([best])[best]
+
     def linked(self, groups: Sequence[Sequence[int]], lists: Sequence[Ranked]) -> list[list[int]]:
         """For each static document (its passage ids) the documents it links to (from any
         of its passages, up to :data:`MAX_SIBLINGS`; a bigger document: from these ones),

@@ -80,9 +80,8 @@ def _qdc(ctx: RunContext) -> tuple[list[Selected], dict[int, Any]]:
     static_ids, texts, vecs, lists = _walk_lists(ctx, groups, core.qstar_depth(ctx.k))
     picks = core.qdc_select(static_ids, [[pid for pid, _ in ranked] for ranked in lists], ctx.k, ctx.doc_of)
     score_of = [dict(ranked) for ranked in lists]
-    found = ctx.fetch([pid for pid, _ in picks])
     docs = [d for g in groups for d in g]
-    docs += [Selected(found[pid], "dynamic", score_of[i][pid], via=static_ids[i]) for pid, i in picks]
+    docs += [Selected(ctx.answering(pid), "dynamic", score_of[i][pid], via=static_ids[i]) for pid, i in picks]
     ctx.trace["queries"] = [
         {"from": static_ids[i], "text": texts[i], "picked": [pid for pid, j in picks if j == i]}
         for i in range(len(groups))
@@ -130,7 +129,9 @@ class CFS(BaseStrategy):
         score_of = [dict(ranked) for ranked in lists]
         docs = [d for g in groups for d in g]
         docs += [
-            Selected(found[d.pid], "dynamic", score_of[d.static].get(d.pid, 0.0), d.prob, via=static_ids[d.static])
+            Selected(
+                ctx.answering(d.pid), "dynamic", score_of[d.static].get(d.pid, 0.0), d.prob, via=static_ids[d.static]
+            )
             for d in core.kept(decisions)
         ]
         ctx.trace.update(threshold=threshold, rule=p.rule)
