@@ -60,6 +60,9 @@ VARIANTS: dict[str, prompts.PromptStyle] = {
     "fs4-table9": S(TABLE9, (P.YES, P.NO, P.WHICH, P.BRIDGE)),
     "fs5": S(P.INSTRUCTION, (P.YES, P.NO, P.WHICH, P.NUMBER, P.BRIDGE)),
     "fs5-d": S(P.INSTRUCTION, (P.YES, P.NO, P.WHICH, NUMBER_D, BRIDGE_D)),
+    "inv3": S(P.INSTRUCTION, (P.YES, P.NO, P.COMPOSE)),
+    "inv4": S(P.INSTRUCTION, (P.YES, P.NO, P.COMPARE, P.COMPOSE)),
+    "inv5": S(P.INSTRUCTION, (P.YES, P.NO, P.COMPARE, P.UNKNOWN, P.COMPOSE)),
 }
 
 

@@ -28,7 +28,7 @@ class ScriptedLLM:
     def count_tokens(self, text: str) -> int:
         return len(text.split()) + 1  # + BOS, like LocalLLM
 
-    def complete(self, prompt: str, *, max_tokens: int, stop=None, on_token=None) -> str:  # noqa: ANN001
+    def complete(self, prompt: str, *, max_tokens: int, stop=None, on_token=None, options=()) -> str:  # noqa: ANN001
         self.prompts.append(prompt)
         if callable(self.outputs):
             return self.outputs(prompt)
@@ -37,5 +37,5 @@ class ScriptedLLM:
     def render_chat(self, messages: list[dict[str, str]]) -> str:
         return "\n".join(f"<{m['role']}>{m['content']}" for m in messages)
 
-    def chat(self, messages: list[dict[str, str]], *, max_tokens: int, on_token=None) -> str:  # noqa: ANN001
+    def chat(self, messages: list[dict[str, str]], *, max_tokens: int, on_token=None, options=()) -> str:  # noqa: ANN001
         return self.complete(self.render_chat(messages), max_tokens=max_tokens)

@@ -19,6 +19,7 @@ from drrag_cli.generate.prompts import (
     DEFAULT_STYLE,
     FALLBACK_ANSWER,
     PromptStyle,
+    answer_options,
     chat_messages,
     clean_answer,
     completion_prompt,
@@ -47,6 +48,7 @@ class Generator(Protocol):
         max_tokens: int,
         stop: list[str] | None = None,
         on_token: Callable[[str], None] | None = None,
+        options: Sequence[str] = (),
     ) -> str: ...
 
     def render_chat(self, messages: list[dict[str, str]]) -> str: ...
@@ -57,6 +59,7 @@ class Generator(Protocol):
         *,
         max_tokens: int,
         on_token: Callable[[str], None] | None = None,
+        options: Sequence[str] = (),
     ) -> str: ...
 
 
@@ -152,11 +155,12 @@ def generate_answer(
     keep, docs, prompt, tokens = _fit(llm, question, passages, llm.n_ctx - max_tokens, style)
     trimmed = list(reversed(passages[keep:]))  # lowest-ranked first
     start = time.perf_counter()
+    options = answer_options(question) if style.constrain else ()
     if llm.has_chat_template:
         messages = chat_messages(question, docs, style)
-        raw = llm.chat(messages, max_tokens=max_tokens, on_token=on_token)
+        raw = llm.chat(messages, max_tokens=max_tokens, on_token=on_token, options=options)
     else:
-        raw = llm.complete(prompt, max_tokens=max_tokens, stop=COMPLETION_STOP, on_token=on_token)
+        raw = llm.complete(prompt, max_tokens=max_tokens, stop=COMPLETION_STOP, on_token=on_token, options=options)
     elapsed = time.perf_counter() - start
     return Answer(
         text=clean_answer(raw),

@@ -9,9 +9,10 @@ sha256, so later runs check two ``stat`` fields instead of re-hashing 250 MB.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -207,14 +208,18 @@ class LocalLLM:
         max_tokens: int,
         stop: list[str] | None = None,
         on_token: Callable[[str], None] | None = None,
+        options: Sequence[str] = (),
     ) -> str:
-        """Greedy-ish completion of ``prompt``; streams pieces through ``on_token``."""
+        """Greedy-ish completion of ``prompt``; streams pieces through ``on_token``. With
+        ``options`` a llama.cpp grammar lets the model write only one of them."""
         kwargs: dict[str, Any] = {
             "max_tokens": max_tokens,
             "stop": stop or [],
             "temperature": self.settings.temperature,
         }
         model = self.model  # loads (quietly) before anything is streamed
+        if options:
+            kwargs["grammar"] = _grammar(options)
         try:
             if on_token is None:
                 result = model.create_completion(prompt, **kwargs)
@@ -256,11 +261,13 @@ class LocalLLM:
         *,
         max_tokens: int,
         on_token: Callable[[str], None] | None = None,
+        options: Sequence[str] = (),
     ) -> str:
         """Render ``messages`` with the GGUF template and complete up to end-of-turn."""
         _, eos = self._special_texts()
         stop = [s for s in (eos, "<end_of_turn>", "<|im_end|>", "<|eot_id|>") if s]
-        return self.complete(self.render_chat(messages), max_tokens=max_tokens, stop=stop, on_token=on_token)
+        prompt = self.render_chat(messages)
+        return self.complete(prompt, max_tokens=max_tokens, stop=stop, on_token=on_token, options=options)
 
     def _special_texts(self) -> tuple[str, str]:
         model = self.model
@@ -268,6 +275,14 @@ class LocalLLM:
         bos = model._model.token_get_text(bos_id) if bos_id != -1 else ""
         eos = model._model.token_get_text(eos_id) if eos_id != -1 else ""
         return bos, eos
+
+
+def _grammar(options: Sequence[str]) -> Any:
+    """A GBNF grammar whose only sentences are ``options`` (quotes and backslashes escaped)."""
+    from llama_cpp import LlamaGrammar
+
+    quoted = [json.dumps(o, ensure_ascii=False) for o in options]
+    return LlamaGrammar.from_string("root ::= " + " | ".join(quoted), verbose=False)
 
 
 def _merge_system(messages: list[dict[str, str]]) -> list[dict[str, str]]:

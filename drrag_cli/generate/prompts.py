@@ -100,6 +100,29 @@ BRIDGE = Example(
     "Toad Hall is a residential hall in a university located in what Australian city?",
     "Canberra",
 )
+# Invented entities: a base model copies example answers, and a copied invented name
+# can never pass for a real one (the supported check catches it; "Canberra" did not).
+COMPOSE = Example(
+    (
+        ("Marrow Lane Studio", "Marrow Lane Studio is an animation studio founded in 1998 by Elsbeth Varga."),
+        ("Elsbeth Varga", "Elsbeth Varga (born 1961 in Kestrevik) is an illustrator and film producer."),
+    ),
+    "In which town was the founder of Marrow Lane Studio born?",
+    "Kestrevik",
+)
+COMPARE = Example(
+    (
+        ("Odran Pell", "Odran Pell (born 3 May 1931) was a composer of film scores."),
+        ("Mirela Suto", "Mirela Suto (born 12 June 1928) was a painter and printmaker."),
+    ),
+    "Who was born first, Odran Pell or Mirela Suto?",
+    "Mirela Suto",
+)
+UNKNOWN = Example(
+    (("Brisk Harbour", "Brisk Harbour is a fishing village with a lighthouse built in 1874."),),
+    "Who designed the lighthouse of Brisk Harbour?",
+    "unknown",
+)
 # Chosen by benchmarks/prompt_eval.py (Gemma-3-270M, HotpotQA dev, gold paragraphs):
 # EM/F1 40.0/48.0 on q0-39 and 33.0/42.3 on q0-99 vs 27.5/36.2 zero-shot; yes/no EM 65
 # vs 5. Adding WHICH or NUMBER cost 80-120 prompt tokens and did not help beyond noise.
@@ -134,6 +157,7 @@ class PromptStyle:
 
     instruction: str = INSTRUCTION
     examples: tuple[Example, ...] = DEFAULT_EXAMPLES
+    constrain: bool = True  # choice and yes/no questions: the answer is one of answer_options()
 
 
 DEFAULT_STYLE = PromptStyle()
@@ -160,6 +184,25 @@ def chat_messages(
         "Reply with the short answer only, on one line, without explanation."
     )
     return [{"role": "system", "content": style.instruction}, {"role": "user", "content": user}]
+
+
+_AUX = ("is", "are", "was", "were", "do", "does", "did", "has", "have", "had", "can", "could", "will", "would")
+_CHOICE_RE = re.compile(r",\s*([^,?]+?)\s+or\s+([^,?]+?)\s*\?\s*$", re.IGNORECASE)
+
+
+def answer_options(question: str) -> tuple[str, ...]:
+    """The answers a question itself allows, for a constrained short answer: its two sides
+    ("Which reached 1.0 first, Heron or Plover?" → Heron | Plover) or yes | no ("Are both
+    ...?"); () when it is open. A small model otherwise names the bridge, copies an example
+    or rambles ("Heron 1.0")."""
+    question = neutralise(question)
+    found = _CHOICE_RE.search(question)
+    if found:
+        return tuple(dict.fromkeys(side.strip() for side in found.groups()))
+    words = question.lower().split()
+    if words and words[0] in _AUX and " or " not in f" {question.lower()} ":
+        return ("yes", "no")
+    return ()
 
 
 def clean_answer(raw: str) -> str:

@@ -28,7 +28,7 @@ class FakeGenerator:
     def count_tokens(self, text: str) -> int:
         return len(text) // 4 + 1
 
-    def complete(self, prompt: str, *, max_tokens: int, stop=None, on_token=None) -> str:
+    def complete(self, prompt: str, *, max_tokens: int, stop=None, on_token=None, options=()) -> str:
         self.calls.append(("complete", prompt))
         if on_token is not None:
             for piece in self.output.split(" "):
@@ -38,7 +38,7 @@ class FakeGenerator:
     def render_chat(self, messages: list[dict[str, str]]) -> str:
         return "".join(f"<{m['role']}>{m['content']}\n" for m in messages) + "<assistant>"
 
-    def chat(self, messages, *, max_tokens: int, on_token: Callable[[str], None] | None = None):
+    def chat(self, messages, *, max_tokens: int, on_token: Callable[[str], None] | None = None, options=()):
         self.calls.append(("chat", self.render_chat(messages)))
         return self.output
 

@@ -128,3 +128,12 @@ def test_chat_template_path(llm: LocalLLM, monkeypatch: pytest.MonkeyPatch) -> N
     assert answer.prompt.startswith("<start_of_turn>user\nYou are a reading comprehension")
     assert answer.prompt.endswith("<start_of_turn>model\n")  # system merged, BOS left to llama
     assert answer.llm_calls == 1 and "\n" not in answer.text
+
+
+def test_a_choice_question_gets_one_of_its_sides(llm: LocalLLM) -> None:
+    older = make("Odile Marsh", "Odile Marsh (born 1931) is a composer.", "notes/odile.md")
+    younger = make("Pavel Ruud", "Pavel Ruud (born 1958) is a painter.", "notes/pavel.md")
+    answer = generate_answer(llm, "Who was born first, Odile Marsh or Pavel Ruud?", [older, younger])
+    assert answer.text in ("Odile Marsh", "Pavel Ruud")  # the grammar allows nothing else
+    yes_no = generate_answer(llm, "Are Odile Marsh and Pavel Ruud both painters?", [older, younger])
+    assert yes_no.text in ("yes", "no")

@@ -43,7 +43,7 @@ class ScriptedLLM:
     def count_tokens(self, text: str) -> int:
         return len(text.split())
 
-    def complete(self, prompt: str, *, max_tokens: int, stop=None, on_token=None) -> str:
+    def complete(self, prompt: str, *, max_tokens: int, stop=None, on_token=None, options=()) -> str:
         assert self.outputs, f"unexpected LLM call #{len(self.prompts) + 1}:\n{prompt[-300:]}"
         assert self.count_tokens(prompt) + max_tokens <= self.n_ctx, "prompt overflows n_ctx"
         self.prompts.append(prompt)
@@ -57,7 +57,7 @@ class ScriptedLLM:
     def render_chat(self, messages: list[dict[str, str]]) -> str:
         return "".join(f"<{m['role']}>\n{m['content']}\n" for m in messages) + "<assistant>\n"
 
-    def chat(self, messages, *, max_tokens: int, on_token: Callable[[str], None] | None = None) -> str:
+    def chat(self, messages, *, max_tokens: int, on_token: Callable[[str], None] | None = None, options=()) -> str:
         return self.complete(self.render_chat(messages), max_tokens=max_tokens, on_token=on_token)
 
 

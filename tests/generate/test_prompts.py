@@ -64,3 +64,13 @@ def test_clean_answer_fallback_and_cap() -> None:
     assert clean_answer("Answer:") == FALLBACK_ANSWER
     capped = clean_answer("x" * 1000)
     assert len(capped) == MAX_ANSWER_CHARS and capped.endswith("…")
+
+
+def test_answer_options_are_the_questions_own_sides_or_yes_no() -> None:
+    from drrag_cli.generate.prompts import answer_options
+
+    assert answer_options("Which reached version 1.0 first, Heron or Plover?") == ("Heron", "Plover")
+    assert answer_options("Who joined earlier, Priya Raman or Jonas Weber?") == ("Priya Raman", "Jonas Weber")
+    assert answer_options("Are Medici and Senet both board games?") == ("yes", "no")
+    assert answer_options("Was Heron or Plover released first?") == ()  # no comma: left open
+    assert answer_options("In which city was the lead engineer of Project Heron born?") == ()
