@@ -7,7 +7,7 @@ user. Per question: the answer, correct (SQuAD-normalised gold answer or alias c
 prediction), EM, F1, which gold notes (the files of the is_supporting titles) were cited.
 
     python benchmarks/kb_bench.py --dataset hotpotqa [-n 40] [--start 0] [--corpus-n 250]
-        [--strategy cfs] [-k 6] [--model ~/models/x.gguf] [--out benchmarks/out/kb]
+        [--strategy cfs] [-k 6] [--model ~/models/x.gguf] [--answer-mode decompose] [--out benchmarks/out/kb]
 """
 
 from __future__ import annotations
@@ -100,6 +100,7 @@ def main() -> None:
     parser.add_argument("--strategy", default=None)
     parser.add_argument("-k", type=int, default=None)
     parser.add_argument("--model", default=None)
+    parser.add_argument("--answer-mode", default=None, choices=["one-call", "decompose"])
     parser.add_argument("--out", type=Path, default=REPO / "benchmarks" / "out" / "kb")
     args = parser.parse_args()
 
@@ -132,6 +133,8 @@ def main() -> None:
             cmd += ["-k", str(args.k)]
         if args.model:
             cmd += ["--model", args.model]
+        if args.answer_mode:
+            cmd += ["--answer-mode", args.answer_mode]
         t0 = time.perf_counter()
         run = subprocess.run(cmd, capture_output=True, text=True)
         wall = time.perf_counter() - t0
@@ -148,7 +151,8 @@ def main() -> None:
             "correct": bool(accuracy(answer, q["answers"])), "em": exact_match(answer, q["answers"]),
             "f1": round(f1_score(answer, q["answers"]), 4), "gold_notes": gold, "gold_cited": gold_cited,
             "both_cited": bool(gold) and len(gold_cited) == len(gold), "docs_cited": len(cited),
-            "supported": data.get("supported"), "strategy": data.get("strategy"), "seconds": round(wall, 2),
+            "supported": data.get("supported"), "asked": data.get("asked"), "strategy": data.get("strategy"),
+            "seconds": round(wall, 2),
         }
         if not data:
             row["error"] = (run.stderr or run.stdout).strip()[-500:]
@@ -162,7 +166,8 @@ def main() -> None:
     summary = {
         "dataset": args.dataset, "start": args.start, "n": n, "corpus_questions": corpus_n, "notes": len(files),
         "strategy": args.strategy or (rows[0]["strategy"] if rows else None), "k": args.k,
-        "model": args.model or "embedded Gemma-3-270M",
+        "model": args.model or "embedded Gemma-3-270M", "answer_mode": args.answer_mode or "config default",
+        "rewritten": sum(bool(r["asked"]) for r in rows),
         "both_gold_cited": both, "both_gold_cited_pct": round(100 * both / n, 1) if n else 0.0,
         "correct": sum(r["correct"] for r in rows),
         "em_mean": round(sum(r["em"] for r in rows) / n, 4) if n else 0.0,
@@ -177,6 +182,7 @@ def main() -> None:
         "p50_ask_s": round(statistics.median(r["seconds"] for r in rows), 2) if n else 0.0,
     }
     tag = f"{summary['strategy'] or 'default'}_{Path(args.model).stem if args.model else 'gemma-embedded'}"
+    tag += f"_{args.answer_mode}" if args.answer_mode else ""
     (out / f"summary_{tag}.json").write_text(json.dumps(summary, indent=2) + "\n")
     (out / f"rows_{tag}.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
     width = max(len(key) for key in summary)

@@ -45,6 +45,7 @@ def main() -> None:
     parser.add_argument("--strategy", default="cfs")
     parser.add_argument("-k", type=int, default=None)
     parser.add_argument("--model", default=None)
+    parser.add_argument("--answer-mode", default=None, choices=["one-call", "decompose"])
     parser.add_argument("--out", type=Path, default=REPO / "benchmarks" / "out" / "sample")
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
@@ -58,6 +59,8 @@ def main() -> None:
             cmd += ["-k", str(args.k)]
         if args.model:
             cmd += ["--model", args.model]
+        if args.answer_mode:
+            cmd += ["--answer-mode", args.answer_mode]
         t0 = time.perf_counter()
         run = subprocess.run(cmd, capture_output=True, text=True)
         wall = time.perf_counter() - t0
@@ -70,12 +73,13 @@ def main() -> None:
             "id": q["id"], "type": q["type"], "question": q["question"], "gold_answer": q["answer"],
             "answer": data["answer"], "acc": accuracy(data["answer"], [q["answer"]]),
             "em": exact_match(data["answer"], [q["answer"]]), "gold_cited": len(gold_cited),
-            "docs_fed": len(data["citations"]), "wall_s": round(wall, 2),
+            "docs_fed": len(data["citations"]), "asked": data.get("asked"), "wall_s": round(wall, 2),
         })
         print(f"{q['id']:>4} acc={rows[-1]['acc']:.0f} gold_cited={len(gold_cited)}/2 "
               f"fed={len(data['citations'])}  {data['answer']!r} (gold {q['answer']!r})", flush=True)
     summary = {
         "strategy": args.strategy, "model": args.model or "embedded Gemma-3-270M", "questions": len(rows),
+        "answer_mode": args.answer_mode or "config default", "rewritten": sum(bool(r["asked"]) for r in rows),
         "correct_acc": sum(r["acc"] for r in rows), "exact_match": sum(r["em"] for r in rows),
         "both_gold_cited": sum(r["gold_cited"] == 2 for r in rows),
         "one_gold_cited": sum(r["gold_cited"] == 1 for r in rows),
@@ -83,6 +87,7 @@ def main() -> None:
         "median_wall_s": sorted(r["wall_s"] for r in rows)[len(rows) // 2],
     }
     model = Path(args.model).stem if args.model else "gemma-embedded"
+    model += f"_{args.answer_mode}" if args.answer_mode else ""
     result = json.dumps({"summary": summary, "rows": rows}, indent=2)
     (args.out / f"results_{args.strategy}_{model}.json").write_text(result)
     print(json.dumps(summary, indent=2))

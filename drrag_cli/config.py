@@ -97,6 +97,13 @@ class LLMSettings:
 
 
 @dataclass(frozen=True)
+class AnswerSettings:
+    # decompose = ask about the bridge entity by name when the context has a named one
+    # (generate/decompose.py; still one LLM call); one-call = the question exactly as asked
+    mode: Literal["one-call", "decompose"] = "decompose"
+
+
+@dataclass(frozen=True)
 class RefineSettings:
     method: Literal["none", "dslr"] = "none"  # dslr = sentence-level refinement of the selected passages
     scorer: Literal["dense"] = "dense"  # cosine between question and sentence with the embedding model
@@ -131,6 +138,7 @@ class Settings:
     retrieval: RetrievalSettings = field(default_factory=RetrievalSettings)
     classifier: ClassifierSettings = field(default_factory=ClassifierSettings)
     llm: LLMSettings = field(default_factory=LLMSettings)
+    answer: AnswerSettings = field(default_factory=AnswerSettings)
     refine: RefineSettings = field(default_factory=RefineSettings)
     rewrite: RewriteSettings = field(default_factory=RewriteSettings)
     note: NoteSettings = field(default_factory=NoteSettings)

@@ -79,6 +79,7 @@ class AskResult:
             "question": self.question,
             "answer": self.answer.text if self.answer else None,
             "supported": self.answer.supported if self.answer else False,
+            **({"asked": self.answer.asked} if self.answer and self.answer.asked not in ("", self.question) else {}),
             "strategy": self.retrieval.strategy,
             "citations": self.citations(),
             "documents": self.documents(),
@@ -331,8 +332,13 @@ class Pipeline:
         retrieval = self._retrieve(question, plan, self.params(k), dslr_threshold, on_token)
         answer = retrieval.answer
         if answer is None:
+            asked = question
+            if self.settings.answer.mode == "decompose":
+                from drrag_cli.generate.decompose import decomposed
+
+                asked = decomposed(question, retrieval.documents) or question
             answer = generate_answer(
-                self.generator, question, retrieval.passages, max_tokens=self.settings.llm.max_tokens, on_token=on_token
+                self.generator, asked, retrieval.passages, max_tokens=self.settings.llm.max_tokens, on_token=on_token
             )
         timings = {
             "retrieve_s": retrieval.timings["retrieve_s"],

@@ -124,3 +124,15 @@ def test_ask_without_index_and_with_tiny_context(cli, tmp_path: Path) -> None:  
     assert code == 1 and "n_ctx" in err
     code, _, err = cli("ask", "   ")
     assert code == 1 and "empty" in err
+
+
+def test_decompose_asks_the_second_hop_by_name_in_one_call(pipeline) -> None:  # noqa: ANN001
+    pipe, llm = pipeline
+    before = llm.calls
+    result = pipe.ask(QUESTION, strategy="cfs")  # answer.mode: decompose is the default
+    assert llm.calls - before == 1  # the rewrite is the link CFS followed, not a model call
+    assert result.answer.asked == "In which city was Tobias Lindqvist born?"
+    assert result.to_json()["asked"] == result.answer.asked
+    assert "Uppsala" in result.answer.text and result.answer.supported
+    one_call = Pipeline(pipe.settings.replace({"answer.mode": "one-call"}), generator=llm)
+    assert one_call.ask(QUESTION, strategy="cfs").answer.asked == QUESTION

@@ -82,6 +82,12 @@ def ask(
     model: Annotated[
         str | None, typer.Option("--model", help="A local .gguf (default: the embedded Gemma-3-270M).")
     ] = None,
+    answer_mode: Annotated[
+        str | None,
+        typer.Option(
+            "--answer-mode", help="one-call | decompose: ask the second hop about the bridge entity by name."
+        ),
+    ] = None,
     stream: Annotated[bool, typer.Option("--stream", help="Print the answer token by token.")] = False,
     explain: ExplainOpt = False,
     index: IndexOpt = None,
@@ -98,7 +104,8 @@ def ask(
 
     overrides = method_overrides(rewrite, rewrite_strategies, refine, dslr_threshold)
     settings = retrieval_settings(
-        config, index, strategy, k, k1, first_stage, threshold, llm__model_path=model, **overrides
+        config, index, strategy, k, k1, first_stage, threshold, llm__model_path=model, answer__mode=answer_mode,
+        **overrides,
     )
     pipeline = Pipeline(settings)
     streamed = stream and not json_out

@@ -90,6 +90,8 @@ def print_answer(result: AskResult, already_streamed: bool = False) -> None:
         console.print()
     else:
         console.print(escape(result.answer.text if result.answer else ""), highlight=False)
+    if result.answer and result.answer.asked not in ("", result.question):
+        console.print(f"[dim]asked as: {escape(result.answer.asked)}[/dim]", highlight=False)
     if result.answer and not result.answer.supported and result.answer.passages:
         console.print(
             "[yellow]unsupported:[/yellow] the answer is not in the sources below; check them before trusting it",

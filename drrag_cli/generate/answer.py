@@ -74,6 +74,7 @@ class Answer:
     prompt_tokens: int
     truncated: bool = False  # the only passage was cut to fit n_ctx
     raw: str = field(default="", repr=False)  # model output before post-processing
+    asked: str = ""  # the question the model was asked (answer.mode decompose may rewrite it)
 
     @property
     def supported(self) -> bool:
@@ -93,6 +94,15 @@ def is_supported(answer: str, texts: Sequence[str]) -> bool:
     if not norm or answer == FALLBACK_ANSWER:
         return False
     return any(f" {norm} " in f" {normalize_answer(text)} " for text in texts)
+
+
+def supported_part(answer: str, texts: Sequence[str]) -> str:
+    """``answer`` cut to its first comma-separated part when only that part is in the fed
+    text: a small model appends what it knows ("Uppsala, Sweden") to what it read."""
+    head = answer.split(",")[0].strip()
+    if head and head != answer.strip() and not is_supported(answer, texts) and is_supported(head, texts):
+        return head
+    return answer
 
 
 def _docs(passages: Sequence[Passage]) -> list[tuple[str, str]]:
@@ -162,8 +172,9 @@ def generate_answer(
     else:
         raw = llm.complete(prompt, max_tokens=max_tokens, stop=COMPLETION_STOP, on_token=on_token, options=options)
     elapsed = time.perf_counter() - start
+    fed = [f"{title} {text}" for title, text in docs]
     return Answer(
-        text=clean_answer(raw),
+        text=supported_part(clean_answer(raw), fed),
         passages=list(passages[:keep]),
         trimmed=trimmed,
         prompt=prompt,
@@ -172,4 +183,5 @@ def generate_answer(
         prompt_tokens=tokens,
         truncated=docs[-1][1] != passages[keep - 1].text,
         raw=raw,
+        asked=question,
     )

@@ -121,3 +121,14 @@ def test_supported_means_the_answer_stands_in_the_fed_text() -> None:
     assert not is_supported("Canberra", texts)  # copied from a prompt example
     assert not is_supported("Upp", texts)  # whole words only
     assert not is_supported("I don't know.", texts)
+
+
+def test_an_appended_unread_part_is_cut() -> None:
+    from drrag_cli.generate.answer import supported_part
+
+    texts = ["Tobias was born in Uppsala and grew up in Gävle."]
+    assert supported_part("Uppsala, Sweden", texts) == "Uppsala"  # Sweden is not in the text
+    assert supported_part("Uppsala, Gävle", texts) == "Uppsala"
+    assert supported_part("Gävle, Uppsala", texts) == "Gävle"
+    assert supported_part("Stockholm, Sweden", texts) == "Stockholm, Sweden"  # nothing to keep: unchanged
+    assert supported_part("Uppsala", texts) == "Uppsala"

@@ -1,0 +1,52 @@
+"""Decomposed answers: the bridge entity from the link CFS followed, the question about it."""
+
+from __future__ import annotations
+
+import pytest
+
+from drrag_cli.generate.decompose import bridge_question, decomposed, named_bridge
+from drrag_cli.retrieve.context import Selected
+from drrag_cli.types import Passage
+
+
+@pytest.mark.parametrize(
+    ("question", "entity", "expected"),
+    [
+        ("In which city was the lead engineer of Project Heron born?", "Tobias Lindqvist",
+         "In which city was Tobias Lindqvist born?"),
+        ("Which musical instrument does the lead of Project Plover play?", "Inês Carvalho",
+         "Which musical instrument does Inês Carvalho play?"),
+        ("What government position was held by the woman who portrayed Corliss Archer in the film Kiss and Tell?",
+         "Shirley Temple", "What government position was held by Shirley Temple?"),
+        ("Who owns the command-line tool that the restore how-to uses?", "halyard-restore",
+         "Who owns halyard-restore?"),
+        # the question word comes after the description: no safe rewrite
+        ("The Oberoi family is part of a hotel company that has a head office in what city?", "Oberoi Group", None),
+        ("Who joined earlier, Priya Raman or Jonas Weber?", "Priya Raman", None),  # a choice
+        ("Are both Senet and Medici board games?", "Senet", None),  # yes/no
+        ("Where was Tobias Lindqvist born?", "Tobias Lindqvist", None),  # already named
+        ("Where was he born?", "Tobias Lindqvist", None),  # no description
+    ],
+)  # fmt: skip
+def test_bridge_question(question: str, entity: str, expected: str | None) -> None:
+    assert bridge_question(question, entity) == expected
+
+
+def selected(pid: int, source: str, title: str, text: str, via: int | None = None) -> Selected:
+    p = Passage(source=source, title=title, text=text, ordinal=0, char_start=0, char_end=len(text), passage_id=pid)
+    return Selected(p, "static" if via is None else "dynamic", 1.0, via=via)
+
+
+def test_the_bridge_is_a_dynamic_title_its_static_document_names() -> None:
+    overview = [
+        selected(1, "heron.md", "Heron", "Heron started in spring 2022 as an internal tool."),
+        selected(2, "heron.md", "Heron", "| Lead engineer | Tobias Lindqvist |"),
+    ]
+    notes = selected(7, "offsite.md", "Offsite 2022: notes", "We decided to ship Heron.", via=1)
+    tobias = selected(9, "tobias.md", "Tobias Lindqvist", "Tobias was born in Uppsala.", via=1)
+    question = "In which city was the lead engineer of Project Heron born?"
+    # the via passage (1) does not name him, its document's other fed passage (2) does
+    assert named_bridge([*overview, notes, tobias]) == "Tobias Lindqvist"
+    assert decomposed(question, [*overview, notes, tobias]) == "In which city was Tobias Lindqvist born?"
+    assert named_bridge([*overview, notes]) is None  # a document title, not an entity
+    assert decomposed(question, overview) is None  # nothing dynamic: ask as asked
