@@ -12,6 +12,7 @@ of Project Heron") is replaced by that title.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -21,31 +22,46 @@ if TYPE_CHECKING:
     from drrag_cli.retrieve.context import Selected
 
 _DETERMINERS = frozenset({"the", "a", "an"})
-_AUX = frozenset({"is", "are", "was", "were", "do", "does", "did", "has", "have", "had"})
-_WH = frozenset({"what", "which", "who", "whom", "whose", "where", "when", "how", "why"})
+_DO = frozenset({"do", "does", "did"})
+_BE = frozenset({"is", "are", "was", "were", "has", "have", "had"})
+_WH = frozenset({"what", "which", "who", "whom", "whose", "where", "when", "how"})
+_PREPOSITIONS = frozenset({"in", "at", "on", "from", "for", "by", "to", "of", "during", "with"})
+_PARTICIPLE_RE = re.compile(r"(ed|en|wn|rn)$|^(made|held|built|set|shot|found|run|sold|won|led)$")
 
 
 def bridge_question(question: str, entity: str) -> str | None:
     """``question`` with its first definite description replaced by ``entity``, or None
-    when it has no such description, is a choice or yes/no question, or already names
-    ``entity``.
+    when no rule below fits it safely, it is a choice or yes/no question, or it already
+    names ``entity``.
 
-    The description runs from the first determiner after the question word to the end of
-    the question, except the last word when the description follows an auxiliary ("In
-    which city *was* [the lead engineer of Project Heron] born?"). The question word must
-    come before it: "The Oberoi family is part of [a hotel company that ...] in what city?"
-    is left alone.
+    The question must open with its question word ("Who ...", "In which city ..."). The
+    description starts at the first determiner after that word and runs to the end of
+    the question ("Who owns [the tool that the how-to uses]?"), except the final verb when
+    it follows do/does/did ("Which instrument does [the lead of Plover] play?") or is a
+    participle after a form of be or have ("In which city was [the lead engineer of
+    Project Heron] born?"). After be or have without a final participle ("What is the
+    capital of ...?") the first description is the asked-for attribute, not the bridge,
+    so the question is left alone.
     """
     question, entity = neutralise(question), neutralise(entity)
     if not entity or answer_options(question) or entity.lower() in question.lower():
         return None
     words = question.rstrip(" ?").split()
-    for i in range(1, len(words)):
-        if words[i].lower() not in _DETERMINERS:
+    lower = [w.lower() for w in words]
+    opens = lower[:1] if lower[:1] and lower[0] in _WH else lower[:2]
+    if not opens or opens[-1] not in _WH or (len(opens) == 2 and opens[0] not in _PREPOSITIONS):
+        return None
+    for i in range(len(opens), len(words)):
+        if lower[i] not in _DETERMINERS:
             continue
-        tail = 1 if words[i - 1].lower() in _AUX and len(words) - i > 2 else 0
-        span = words[i : len(words) - tail]
-        if not any(w.lower() in _WH for w in words[:i]) or len(span) < 2:
+        tail = 0
+        if lower[i - 1] in _DO:
+            tail = 1
+        elif lower[i - 1] in _BE:
+            if not _PARTICIPLE_RE.search(lower[-1]):
+                return None
+            tail = 1
+        if len(words) - tail - i < 2:
             return None
         return " ".join([*words[:i], entity, *words[len(words) - tail :]]) + "?"
     return None

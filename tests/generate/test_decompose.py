@@ -20,8 +20,12 @@ from drrag_cli.types import Passage
          "Shirley Temple", "What government position was held by Shirley Temple?"),
         ("Who owns the command-line tool that the restore how-to uses?", "halyard-restore",
          "Who owns halyard-restore?"),
-        # the question word comes after the description: no safe rewrite
+        ("Where is the company that built the Nortada depot headquartered?", "Tata Consultancy Services",
+         "Where is Tata Consultancy Services headquartered?"),
+        # no safe rewrite: the question word comes late, or the first description is the attribute asked for
         ("The Oberoi family is part of a hotel company that has a head office in what city?", "Oberoi Group", None),
+        ("The arena where the Lewiston Maineiacs played can seat how many people?", "Androscoggin Bank Colisée", None),
+        ("What is the county seat of the area around the University of Kansas?", "Lawrence", None),
         ("Who joined earlier, Priya Raman or Jonas Weber?", "Priya Raman", None),  # a choice
         ("Are both Senet and Medici board games?", "Senet", None),  # yes/no
         ("Where was Tobias Lindqvist born?", "Tobias Lindqvist", None),  # already named
