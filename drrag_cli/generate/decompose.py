@@ -25,6 +25,7 @@ _DETERMINERS = frozenset({"the", "a", "an"})
 _DO = frozenset({"do", "does", "did"})
 _BE = frozenset({"is", "are", "was", "were", "has", "have", "had"})
 _WH = frozenset({"what", "which", "who", "whom", "whose", "where", "when", "how"})
+_SUBJECT_WH = frozenset({"what", "which", "who"})  # "What is the X ...?": X is what is asked
 _PREPOSITIONS = frozenset({"in", "at", "on", "from", "for", "by", "to", "of", "during", "with"})
 _PARTICIPLE_RE = re.compile(r"(ed|en|wn|rn)$|^(made|held|built|set|shot|found|run|sold|won|led)$")
 
@@ -36,12 +37,12 @@ def bridge_question(question: str, entity: str) -> str | None:
 
     The question must open with its question word ("Who ...", "In which city ..."). The
     description starts at the first determiner after that word and runs to the end of
-    the question ("Who owns [the tool that the how-to uses]?"), except the final verb when
-    it follows do/does/did ("Which instrument does [the lead of Plover] play?") or is a
-    participle after a form of be or have ("In which city was [the lead engineer of
-    Project Heron] born?"). After be or have without a final participle ("What is the
-    capital of ...?") the first description is the asked-for attribute, not the bridge,
-    so the question is left alone.
+    the question ("Who owns [the tool that the how-to uses]?"), except a final participle
+    after a form of be or have ("In which city was [the lead engineer of Project Heron]
+    born?"). Left alone: a description after do/does/did, whose verb phrase may be long
+    ("What did [the actress in My Fair Lady] win a Tony for?"), and one right after
+    "What/Which/Who is", which is the asked-for thing, not the bridge ("What is [the
+    county seat of ...] located?").
     """
     question, entity = neutralise(question), neutralise(entity)
     if not entity or answer_options(question) or entity.lower() in question.lower():
@@ -56,12 +57,13 @@ def bridge_question(question: str, entity: str) -> str | None:
             continue
         tail = 0
         if lower[i - 1] in _DO:
+            return None  # "What did [the actress in My Fair Lady] win a Tony for?": where it ends is unknown
+        if lower[i - 1] in _BE:
+            if not _PARTICIPLE_RE.search(lower[-1]) or i - 1 == len(opens) and lower[0] in _SUBJECT_WH:
+                return None  # "What is [the county seat of ...] located?": the description is the answer
             tail = 1
-        elif lower[i - 1] in _BE:
-            if not _PARTICIPLE_RE.search(lower[-1]):
-                return None
-            tail = 1
-        if len(words) - tail - i < 2:
+        span = lower[i : len(words) - tail]
+        if len(span) < 2 or span[-1] in _PREPOSITIONS:  # "... birthplace [a part of]?"
             return None
         return " ".join([*words[:i], entity, *words[len(words) - tail :]]) + "?"
     return None

@@ -14,8 +14,6 @@ from drrag_cli.types import Passage
     [
         ("In which city was the lead engineer of Project Heron born?", "Tobias Lindqvist",
          "In which city was Tobias Lindqvist born?"),
-        ("Which musical instrument does the lead of Project Plover play?", "Inês Carvalho",
-         "Which musical instrument does Inês Carvalho play?"),
         ("What government position was held by the woman who portrayed Corliss Archer in the film Kiss and Tell?",
          "Shirley Temple", "What government position was held by Shirley Temple?"),
         ("Who owns the command-line tool that the restore how-to uses?", "halyard-restore",
@@ -26,6 +24,10 @@ from drrag_cli.types import Passage
         ("The Oberoi family is part of a hotel company that has a head office in what city?", "Oberoi Group", None),
         ("The arena where the Lewiston Maineiacs played can seat how many people?", "Androscoggin Bank Colisée", None),
         ("What is the county seat of the area around the University of Kansas?", "Lawrence", None),
+        ("What is the county seat of the county where East Lempster is located?", "Sullivan County", None),
+        ("What did the actress in My Fair Lady win a Tony for?", "Audrey Hepburn", None),
+        ("What county is Erik Hort's birthplace a part of?", "Montebello", None),
+        ("Which musical instrument does the lead of Project Plover play?", "Inês Carvalho", None),
         ("Who joined earlier, Priya Raman or Jonas Weber?", "Priya Raman", None),  # a choice
         ("Are both Senet and Medici board games?", "Senet", None),  # yes/no
         ("Where was Tobias Lindqvist born?", "Tobias Lindqvist", None),  # already named
