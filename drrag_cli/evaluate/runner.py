@@ -108,6 +108,8 @@ def evaluate_one(
         record["stop_reason"] = retrieval.note.stop_reason
     if answer is not None:
         record.update(answer=answer.text, trimmed=len(answer.trimmed))
+        if answer.asked not in ("", ex.question):
+            record["asked"] = answer.asked  # answer.mode: decompose rewrote it
         record.update(answer_scores(answer.text, ex.answers))
     return record
 
