@@ -59,7 +59,7 @@ def bridge_question(question: str, entity: str) -> str | None:
         if lower[i - 1] in _DO:
             return None  # "What did [the actress in My Fair Lady] win a Tony for?": where it ends is unknown
         if lower[i - 1] in _BE:
-            if not _PARTICIPLE_RE.search(lower[-1]) or i - 1 == len(opens) and lower[0] in _SUBJECT_WH:
+            if not _PARTICIPLE_RE.search(lower[-1]) or (i - 1 == len(opens) and lower[0] in _SUBJECT_WH):
                 return None  # "What is [the county seat of ...] located?": the description is the answer
             tail = 1
         span = lower[i : len(words) - tail]
