@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Every number in docs/BENCHMARKS.md comes from this script (run on a quiet machine).
 #   bash benchmarks/run_all.sh [step...]     steps: index retrieval ask sample gemma qwen dslr-tune dslr-floor methods methods-qwen
+#                                            this wave (2026-11-25): links answers kb
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=.venv/bin/python
@@ -53,6 +54,30 @@ for step in "${steps[@]}"; do
       $DRRAG eval "$HOT" --limit 100 -s cfs+dslr -k 4 -c benchmarks/dslr2.yaml --out "$OUT/eval-hotpot-dslr2" --force --json > /dev/null
       $DRRAG eval "$MUS" --limit 100 -s cfs+dslr -k 4 -c benchmarks/dslr2.yaml --out "$OUT/eval-musique-dslr2" --force --json > /dev/null
       $DRRAG eval "$HOT" --limit 50 -s cfs+dslr -k 4 --model "$QWEN" -c benchmarks/dslr2.yaml --out "$OUT/eval-hotpot-dslr2-qwen" --force --json > /dev/null ;;
+    links)
+      # retrieval with the link graph (docs/BENCHMARKS.md, "Retrieval with the link graph")
+      $DRRAG eval "$HOT" --limit 250 --no-llm -s sm,qdc,cfs -k 3,4,6 -c benchmarks/bench.yaml --out "$OUT/eval-hotpot-retrieval-links" --force --json > /dev/null
+      $DRRAG eval "$MUS" --no-llm -s sm,qdc,cfs -k 3,4,6 -c benchmarks/bench.yaml --out "$OUT/eval-musique-retrieval-links" --force --json > /dev/null
+      $DRRAG eval "$HOT" --limit 250 --no-llm -s cfs -k 3,4,6 -c benchmarks/cfs_best.yaml --out "$OUT/eval-hotpot-retrieval-links-best" --force --json > /dev/null
+      $DRRAG eval "$MUS" --no-llm -s cfs -k 3,4,6 -c benchmarks/cfs_best.yaml --out "$OUT/eval-musique-retrieval-links-best" --force --json > /dev/null ;;
+    answers)
+      # decompose (the default) vs one-call, and SM, with the embedded Gemma
+      $DRRAG eval "$HOT" --limit 100 -s sm,cfs -k 4 -c benchmarks/one-call.yaml --out "$OUT/ans_hotpot_gemma" --force --json > /dev/null
+      $DRRAG eval "$HOT" --limit 100 -s cfs -k 4 --out "$OUT/ans_hotpot_gemma_dec" --force --json > /dev/null
+      $DRRAG eval "$MUS" --limit 100 -s sm,cfs -k 4 --out "$OUT/ans_musique_gemma" --force --json > /dev/null
+      $DRRAG eval "$MUS" --limit 100 -s cfs -k 4 -c benchmarks/one-call.yaml --out "$OUT/ans_musique_gemma_onecall" --force --json > /dev/null
+      $PY benchmarks/answer_ablation.py "$MUS" | tee "$OUT/answer_ablation_musique.txt"
+      $PY benchmarks/sample_questions.py | tee "$OUT/sample_cfs.log"
+      [ -f "$QWEN" ] || $DRRAG models install qwen2.5-coder-1.5b
+      $PY benchmarks/sample_questions.py --model "$QWEN" | tee "$OUT/sample_cfs_qwen.log" ;;
+    kb)
+      # the user-like benchmark: notes, drrag index, one drrag ask --json per question
+      $PY benchmarks/kb_bench.py --dataset hotpotqa -n 40 | tee "$OUT/kb_gemma.log"
+      $PY benchmarks/kb_bench.py --dataset hotpotqa -n 40 --answer-mode one-call | tee "$OUT/kb_gemma_onecall.log"
+      [ -f "$QWEN" ] || $DRRAG models install qwen2.5-coder-1.5b
+      $PY benchmarks/kb_bench.py --dataset hotpotqa -n 40 --model "$QWEN" | tee "$OUT/kb_qwen.log"
+      $PY benchmarks/links_cost.py "$OUT/kb/hotpotqa/ix"
+      $PY benchmarks/ask_bench.py --index "$OUT/kb/hotpotqa/ix" -n 30 --cold 3 | tee "$OUT/ask_bench_kb.json" ;;
     *) echo "unknown step $step" >&2; exit 1 ;;
   esac
 done
