@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
@@ -23,6 +24,9 @@ from drrag_cli.models import models_dir, sidecar_matches, write_sidecar
 FIX_HINT = "set llm.model_path / --model to a .gguf file"
 BEST = "best"  # llm.model_path: the strongest installed model (drrag models install NAME)
 _GGUF_MAGIC = b"GGUF"
+
+_DATA_OPEN, _DATA_CLOSE = "\ufdd0", "\ufdd1"  # Unicode noncharacters: placeholders in chat_tokens
+_DATA_RE = re.compile(f"{_DATA_OPEN}(\\d+){_DATA_CLOSE}")
 
 _CACHE: dict[tuple[str, int, int], Any] = {}  # (path, n_ctx, threads) -> llama_cpp.Llama
 _LOCK = threading.Lock()
@@ -198,8 +202,13 @@ class LocalLLM:
         return bool(self.model.metadata.get("tokenizer.chat_template"))
 
     def count_tokens(self, text: str) -> int:
-        """Tokens of ``text`` as a prompt (BOS included, special tokens parsed)."""
-        return len(self.model.tokenize(text.encode("utf-8"), add_bos=True, special=True))
+        """Tokens of ``text`` as a prompt (BOS included). Special-token text counts as plain
+        text, as :meth:`complete` tokenises it; a rendered chat prompt is over-counted by a
+        few tokens per turn marker, never under-counted."""
+        return len(self._tokens(text, bos=True))
+
+    def _tokens(self, text: str, *, bos: bool = False, special: bool = False) -> list[int]:
+        return list(self.model.tokenize(text.encode("utf-8", "replace"), add_bos=bos, special=special))
 
     def complete(
         self,
@@ -211,7 +220,22 @@ class LocalLLM:
         options: Sequence[str] = (),
     ) -> str:
         """Greedy-ish completion of ``prompt``; streams pieces through ``on_token``. With
-        ``options`` a llama.cpp grammar lets the model write only one of them."""
+        ``options`` a llama.cpp grammar lets the model write only one of them.
+
+        ``prompt`` is tokenised as plain text: a document that contains ``<start_of_turn>``
+        or ``<|im_end|>`` gets the characters, never the model's control token (llama.cpp
+        parses special tokens in a *string* prompt, so token ids are passed instead).
+        """
+        return self._generate(self._tokens(prompt, bos=True), max_tokens, stop, on_token, options)
+
+    def _generate(
+        self,
+        tokens: list[int],
+        max_tokens: int,
+        stop: list[str] | None,
+        on_token: Callable[[str], None] | None,
+        options: Sequence[str],
+    ) -> str:
         kwargs: dict[str, Any] = {
             "max_tokens": max_tokens,
             "stop": stop or [],
@@ -222,10 +246,10 @@ class LocalLLM:
             kwargs["grammar"] = _grammar(options)
         try:
             if on_token is None:
-                result = model.create_completion(prompt, **kwargs)
+                result = model.create_completion(tokens, **kwargs)
                 return str(result["choices"][0]["text"])
             pieces: list[str] = []
-            for chunk in model.create_completion(prompt, stream=True, **kwargs):
+            for chunk in model.create_completion(tokens, stream=True, **kwargs):
                 piece = str(chunk["choices"][0]["text"])
                 if piece:
                     pieces.append(piece)
@@ -255,6 +279,23 @@ class LocalLLM:
             prompt = prompt[len(bos) :]
         return prompt
 
+    def chat_tokens(self, messages: list[dict[str, str]]) -> list[int]:
+        """Token ids of the chat prompt: the template's own text with its special tokens,
+        each message's content as plain text (so a passage cannot close a turn or open a
+        new one). The template is rendered around placeholders that are then tokenised
+        apart; a template that rewrites the placeholders gets all-plain tokenisation."""
+        marked = [{**m, "content": f"{_DATA_OPEN}{i}{_DATA_CLOSE}"} for i, m in enumerate(messages)]
+        template = self.render_chat(marked)
+        pieces = _DATA_RE.split(template)  # [template, index, template, index, ..., template]
+        indices = [int(i) for i in pieces[1::2]]
+        if sorted(indices) != sorted(set(indices)) or not indices:
+            return self._tokens(self.render_chat(messages), bos=True)
+        tokens = self._tokens(pieces[0], bos=True, special=True)
+        for index, text in zip(indices, pieces[2::2], strict=True):
+            tokens += self._tokens(messages[index]["content"])
+            tokens += self._tokens(text, special=True)
+        return tokens
+
     def chat(
         self,
         messages: list[dict[str, str]],
@@ -266,8 +307,7 @@ class LocalLLM:
         """Render ``messages`` with the GGUF template and complete up to end-of-turn."""
         _, eos = self._special_texts()
         stop = [s for s in (eos, "<end_of_turn>", "<|im_end|>", "<|eot_id|>") if s]
-        prompt = self.render_chat(messages)
-        return self.complete(prompt, max_tokens=max_tokens, stop=stop, on_token=on_token, options=options)
+        return self._generate(self.chat_tokens(messages), max_tokens, stop, on_token, options)
 
     def _special_texts(self) -> tuple[str, str]:
         model = self.model
