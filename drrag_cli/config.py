@@ -101,6 +101,9 @@ class AnswerSettings:
     # decompose = ask about the bridge entity by name when the context has a named one
     # (generate/decompose.py; still one LLM call); one-call = the question exactly as asked
     mode: Literal["one-call", "decompose"] = "decompose"
+    # flag passages that address the model, hide those sentences from it, and withhold an
+    # answer found only there (generate/guard.py; benchmarks/hostile_injection.py)
+    guard: bool = True
 
 
 @dataclass(frozen=True)

@@ -89,6 +89,10 @@ class AskResult:
         }
         if self.answer and self.answer.trimmed:
             out["trimmed"] = [p.passage_id for p in self.answer.trimmed]
+        if self.answer and self.answer.suspicious:
+            out["suspicious_passages"] = [s.to_json() for s in self.answer.suspicious]
+            if self.answer.withheld:
+                out["withheld_answer"] = self.answer.withheld
         out.update(extras_json(self.retrieval, explain))
         if explain:
             out["trace"] = self.retrieval.trace
@@ -338,7 +342,12 @@ class Pipeline:
 
                 asked = decomposed(question, retrieval.documents) or question
             answer = generate_answer(
-                self.generator, asked, retrieval.passages, max_tokens=self.settings.llm.max_tokens, on_token=on_token
+                self.generator,
+                asked,
+                retrieval.passages,
+                max_tokens=self.settings.llm.max_tokens,
+                on_token=on_token,
+                guard=self.settings.answer.guard,
             )
         timings = {
             "retrieve_s": retrieval.timings["retrieve_s"],

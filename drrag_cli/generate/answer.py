@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from drrag_cli.errors import ModelError
+from drrag_cli.generate.guard import Suspicion, defuse, suspicions
 from drrag_cli.generate.prompts import (
     DEFAULT_STYLE,
     FALLBACK_ANSWER,
@@ -75,6 +76,8 @@ class Answer:
     truncated: bool = False  # the only passage was cut to fit n_ctx
     raw: str = field(default="", repr=False)  # model output before post-processing
     asked: str = ""  # the question the model was asked (answer.mode decompose may rewrite it)
+    suspicious: list[Suspicion] = field(default_factory=list)  # fed passages that address the model
+    withheld: str = ""  # an answer found only in text addressed to the model, not shown
 
     @property
     def supported(self) -> bool:
@@ -105,8 +108,9 @@ def supported_part(answer: str, texts: Sequence[str]) -> str:
     return answer
 
 
-def _docs(passages: Sequence[Passage]) -> list[tuple[str, str]]:
-    return [(p.title, p.text) for p in passages]
+def _docs(passages: Sequence[Passage], flagged: frozenset[str] = frozenset()) -> list[tuple[str, str]]:
+    """(title, text) as the prompt shows them: a flagged passage loses what addresses the model."""
+    return [(defuse(p.title), defuse(p.text)) if p.passage_id in flagged else (p.title, p.text) for p in passages]
 
 
 def _render(llm: Generator, question: str, docs: list[tuple[str, str]], style: PromptStyle) -> str:
@@ -116,21 +120,26 @@ def _render(llm: Generator, question: str, docs: list[tuple[str, str]], style: P
 
 
 def _fit(
-    llm: Generator, question: str, passages: Sequence[Passage], budget: int, style: PromptStyle
+    llm: Generator,
+    question: str,
+    passages: Sequence[Passage],
+    budget: int,
+    style: PromptStyle,
+    flagged: frozenset[str] = frozenset(),
 ) -> tuple[int, list[tuple[str, str]], str, int]:
     """(passages kept, the (title, text) docs in the prompt, the prompt, its tokens)."""
     for keep in range(len(passages), 0, -1):
-        docs = _docs(passages[:keep])
+        docs = _docs(passages[:keep], flagged)
         prompt = _render(llm, question, docs, style)
         tokens = llm.count_tokens(prompt)
         if tokens <= budget:
             return keep, docs, prompt, tokens
-    best = passages[0]
-    words = best.text.split()
+    title, text = _docs(passages[:1], flagged)[0]
+    words = text.split()
     low, high, found = min(MIN_USEFUL_WORDS, len(words)), len(words) - 1, None
     while low <= high:  # largest word prefix of the best passage that still fits
         mid = (low + high) // 2
-        docs = [(best.title, " ".join(words[:mid]) + " …")]
+        docs = [(title, " ".join(words[:mid]) + " …")]
         prompt = _render(llm, question, docs, style)
         tokens = llm.count_tokens(prompt)
         if tokens <= budget:
@@ -152,36 +161,51 @@ def generate_answer(
     max_tokens: int | None = None,
     on_token: Callable[[str], None] | None = None,
     style: PromptStyle = DEFAULT_STYLE,
+    guard: bool = True,
 ) -> Answer:
     """Answer ``question`` from ``passages`` (best-first) with exactly one LLM call.
 
     With no passages there is nothing to read: the fallback answer comes back without
     calling the model (``llm_calls == 0``). ``style`` swaps the instruction and few-shot
-    examples (``benchmarks/prompt_eval.py`` measures the candidates).
+    examples (``benchmarks/prompt_eval.py`` measures the candidates). With ``guard``,
+    passages that address the model are flagged and defused (:mod:`.guard`), and an answer
+    that only the removed text could have given is withheld.
     """
     max_tokens = max_tokens if max_tokens is not None else llm.max_tokens
     if not passages:
         return Answer(FALLBACK_ANSWER, [], [], "", 0, 0.0, 0)
-    keep, docs, prompt, tokens = _fit(llm, question, passages, llm.n_ctx - max_tokens, style)
+    found = suspicions([(p.passage_id, f"{p.title}. {p.text}") for p in passages]) if guard else []
+    flagged = frozenset(s.passage_id for s in found)
+    keep, docs, prompt, tokens = _fit(llm, question, passages, llm.n_ctx - max_tokens, style, flagged)
     trimmed = list(reversed(passages[keep:]))  # lowest-ranked first
+    suspicious = [s for s in found if s.passage_id in {p.passage_id for p in passages[:keep]}]
+    stream = None if suspicious else on_token  # a flagged prompt's answer is shown once checked
     start = time.perf_counter()
     options = answer_options(question) if style.constrain else ()
     if llm.has_chat_template:
         messages = chat_messages(question, docs, style)
-        raw = llm.chat(messages, max_tokens=max_tokens, on_token=on_token, options=options)
+        raw = llm.chat(messages, max_tokens=max_tokens, on_token=stream, options=options)
     else:
-        raw = llm.complete(prompt, max_tokens=max_tokens, stop=COMPLETION_STOP, on_token=on_token, options=options)
+        raw = llm.complete(prompt, max_tokens=max_tokens, stop=COMPLETION_STOP, on_token=stream, options=options)
     elapsed = time.perf_counter() - start
     fed = [f"{title} {text}" for title, text in docs]
+    text = supported_part(clean_answer(raw), fed)
+    withheld = ""
+    if suspicious and text not in options and not is_supported(text, fed):
+        withheld, text = text, FALLBACK_ANSWER  # only the removed instructions could have said it
+    if on_token is not None and stream is None:
+        on_token(text)
     return Answer(
-        text=supported_part(clean_answer(raw), fed),
+        text=text,
         passages=list(passages[:keep]),
         trimmed=trimmed,
         prompt=prompt,
         llm_calls=1,
         generate_s=elapsed,
         prompt_tokens=tokens,
-        truncated=docs[-1][1] != passages[keep - 1].text,
+        truncated=docs[-1][1] != _docs(passages[keep - 1 : keep], flagged)[0][1],
         raw=raw,
         asked=question,
+        suspicious=suspicious,
+        withheld=withheld,
     )
