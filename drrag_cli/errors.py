@@ -36,3 +36,7 @@ class InputError(DrragError):
 
 class ModelError(DrragError):
     """A model (embedding, GGUF, classifier) is missing, corrupt or unusable."""
+
+
+class DiskFullError(DrragError):
+    """No space left where the index is written (the previous index stays live)."""

@@ -60,12 +60,14 @@ class Index:
 
     @staticmethod
     def build(
-        paths: Sequence[str | Path], settings: Settings, *, rebuild: bool = False,
+        paths: Sequence[str | Path], settings: Settings, *, rebuild: bool = False, replace: bool = False,
         progress: BuildProgress | None = None, path: str | Path | None = None,
     ) -> BuildReport:
+        """Add ``paths`` to the index (new folders become roots); with ``replace`` they
+        become its only roots. See :func:`drrag_cli.index.build.build_index`."""
         from drrag_cli.index.build import build_index
 
-        return build_index(paths, settings, rebuild=rebuild, progress=progress, path=path)
+        return build_index(paths, settings, rebuild=rebuild, replace=replace, progress=progress, path=path)
 
     # -- parts, loaded lazily ----------------------------------------------------------
     @cached_property

@@ -21,6 +21,7 @@ from drrag_cli.config import Settings
 from drrag_cli.errors import IndexMismatchError, InputError
 from drrag_cli.index import layout
 from drrag_cli.index.embedder import Embedder, passage_embed_text
+from drrag_cli.index.space import SpaceNeed, check_generation
 from drrag_cli.ingest.walk import walk
 
 EMBED_CHUNK = 256  # passages per cache commit: a kill loses at most this much work
@@ -54,6 +55,10 @@ class BuildReport:
     skipped_files: dict[str, str] = field(default_factory=dict)
     notes: dict[str, str] = field(default_factory=dict)
     links: int = 0  # links between documents found (index/links.py)
+    roots: list[str] = field(default_factory=list)  # what `drrag index` with no PATH re-syncs
+    roots_added: list[str] = field(default_factory=list)
+    roots_removed: list[str] = field(default_factory=list)
+    duplicate_files: int = 0  # added files whose bytes equal another indexed file's
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -64,6 +69,10 @@ class BuildReport:
             "passages_embedded": self.passages_embedded,
             "passages_total": self.passages_total,
             "links": self.links,
+            "roots": self.roots,
+            "roots_added": self.roots_added,
+            "roots_removed": self.roots_removed,
+            "duplicate_files": self.duplicate_files,
             "seconds": round(self.seconds, 3),
             "index": self.index,
             "published": self.published,
@@ -111,51 +120,79 @@ def build_index(
     settings: Settings,
     *,
     rebuild: bool = False,
+    replace: bool = False,
     progress: BuildProgress | None = None,
     path: str | Path | None = None,
 ) -> BuildReport:
     """Build or update the index at ``path`` (default ``index.path``) from ``paths``.
 
-    Long: one writer-locked transaction from scan to publish, kept in one place so the
-    crash-safety order (stage, embed, write, swap, prune) reads top to bottom.
+    ``paths`` are added to the roots indexed before; with ``replace`` (or ``rebuild``)
+    they become the only roots and files under the others are dropped. A full disk,
+    wherever it is hit, is one :class:`DiskFullError`; the live index is never touched.
     """
-    from drrag_cli.index.store import PassageStore
-
+    if replace and not paths:
+        raise InputError(
+            "--replace needs the PATHs the index should cover from now on "
+            "(e.g. `drrag index ~/notes --replace`)"
+        )
     progress = progress or _Silent()
     started = time.perf_counter()
     root = Path(path if path is not None else settings.index.path).expanduser()
     report = BuildReport(index=str(root))
-    with layout.writer_lock(root):
-        layout.prune_generations(root, keep=set())  # stale .tmp from a killed run
-        old_gen = layout.current_generation(root)
-        old_manifest = layout.read_manifest(old_gen) if old_gen else None
-        if old_manifest and not rebuild:
-            check_compatible(old_manifest, settings, root)
+    need = SpaceNeed(root)
+    with layout.disk_full_is_user_error(root, need.estimate), layout.writer_lock(root):
+        _build_locked(root, paths, settings, report, need, progress, rebuild=rebuild, replace=replace)
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+def _build_locked(
+    root: Path, paths: Sequence[str | Path], settings: Settings, report: BuildReport,
+    need: SpaceNeed, progress: BuildProgress, *, rebuild: bool, replace: bool,
+) -> None:
+    """Scan to publish under the writer lock.
+
+    Long: one transaction kept in one place so the crash-safety order (stage, embed,
+    write, check, swap, prune) reads top to bottom.
+    """
+    from drrag_cli.index.store import PassageStore
+
+    layout.prune_generations(root)  # whatever a killed run left behind
+    old_gen = layout.current_generation(root)
+    old_manifest = layout.read_manifest(old_gen) if old_gen else None
+    if old_manifest and not rebuild:
+        check_compatible(old_manifest, settings, root)
+    old_roots: list[str] = (old_manifest or {}).get("roots", [])
+    if not paths:
+        paths = old_roots
         if not paths:
-            paths = (old_manifest or {}).get("roots", [])
-            if not paths:
-                raise InputError("nothing to index: give one or more PATHs (files or folders)")
-        walked = walk(paths, settings.index.exclude)
-        report.skipped_files.update(walked.skipped)
-        report.skipped += len(walked.skipped)
-        old_store = PassageStore(old_gen / "store.sqlite", readonly=True) if old_gen and not rebuild else None
-        old_files = old_store.files() if old_store else {}
-        links_missing = old_store is not None and not old_store.has_links()  # written by an older drrag
-        if old_store:
-            old_store.close()
+            raise InputError("nothing to index: give one or more PATHs (files or folders)")
+    walked = walk(paths, settings.index.exclude)
+    need.files = walked.files
+    report.skipped_files.update(walked.skipped)
+    report.skipped += len(walked.skipped)
+    old_store = PassageStore(old_gen / "store.sqlite", readonly=True) if old_gen and not rebuild else None
+    old_files = old_store.files() if old_store else {}
+    links_missing = old_store is not None and not old_store.has_links()  # written by an older drrag
+    if old_store:
+        old_store.close()
 
-        changes = _scan(walked.files, old_files, settings, report, progress)
-        roots = sorted({str(r) for r in walked.roots} | set((old_manifest or {}).get("roots", [])))
-        gone = _vanished(old_files, walked, changes)
-        report.removed = len(gone)
-        nothing_new = not changes.new and not gone and not rebuild and not links_missing
-        if old_gen and nothing_new and roots == (old_manifest or {}).get("roots"):
-            report.passages_total = old_manifest["counts"]["passages"]
-            report.seconds = time.perf_counter() - started
-            return report
+    changes = _scan(walked.files, old_files, settings, report, progress)
+    given = {str(r) for r in walked.roots}
+    roots = sorted(given if rebuild or replace else given | set(old_roots))
+    report.roots = roots
+    report.roots_added = sorted(set(roots) - set(old_roots))
+    report.roots_removed = sorted(set(old_roots) - set(roots))
+    gone = _vanished(old_files, walked, changes, replace=replace)
+    report.removed = len(gone)
+    report.duplicate_files = _duplicates(old_files, gone, changes)
+    nothing_new = not changes.new and not gone and not rebuild and not links_missing
+    if old_gen and nothing_new and roots == old_roots:
+        report.passages_total = old_manifest["counts"]["passages"]
+        return
 
-        staging = root / (layout.next_generation_name(root) + ".tmp")
-        staging.mkdir(parents=True)
+    need.plan(old_gen, old_manifest, changes)
+    with layout.staging_generation(root) as staging:
         if old_gen and not rebuild:
             shutil.copy2(old_gen / "store.sqlite", staging / "store.sqlite")
         store = PassageStore(staging / "store.sqlite")
@@ -173,7 +210,6 @@ def build_index(
         counts = store.counts()
         store.close()
         if not rows:
-            shutil.rmtree(staging, ignore_errors=True)
             where = ", ".join(str(p) for p in paths)
             raise InputError(
                 f"no indexable text found in {where} ({report.skipped} files skipped; "
@@ -183,6 +219,7 @@ def build_index(
         embedder = Embedder(settings.embedding.model, settings.embedding.threads)
         report.passages_embedded = _embed_missing(root, embedder, rows, settings, progress)
         _write_indexes(root, staging, embedder, rows, progress)
+        check_generation(staging, counts["passages"], embedder.dim)
         manifest = {
             "format_version": layout.FORMAT_VERSION,
             "embedding": embedding_fingerprint(settings, embedder),
@@ -193,10 +230,8 @@ def build_index(
             "updated_at": now,
         }
         layout.publish(root, staging, manifest)
-        report.published = True
-        report.passages_total = counts["passages"]
-    report.seconds = time.perf_counter() - started
-    return report
+    report.published = True
+    report.passages_total = counts["passages"]
 
 
 @dataclass
@@ -262,17 +297,32 @@ def _scan(files, old_files, settings: Settings, report: BuildReport, progress) -
     return changes
 
 
-def _vanished(old_files: dict, walked, changes: _Changes) -> list[str]:  # noqa: ANN001
-    """Stored files that no longer exist, or that a walked root no longer yields."""
+def _vanished(old_files: dict, walked, changes: _Changes, *, replace: bool = False) -> list[str]:  # noqa: ANN001
+    """Stored files that no longer exist, that a walked root no longer yields, or (with
+    ``replace``) that this walk did not yield at all."""
     gone = []
     for file in old_files:
         if file in changes.seen:
+            continue
+        if replace:
+            gone.append(file)
             continue
         path = Path(file)
         under_root = any(path == r or r in path.parents for r in walked.roots)
         if under_root or not path.exists():
             gone.append(file)
     return sorted(gone)
+
+
+def _duplicates(old_files: dict, gone: list[str], changes: _Changes) -> int:
+    """Files added by this run whose bytes equal another indexed file's: a copy of a
+    folder indexed as a new root doubles its passages, which the user should hear about."""
+    from collections import Counter
+
+    replaced = set(gone) | set(changes.new)
+    shas = Counter(old[0] for f, old in old_files.items() if f not in replaced)
+    shas.update(new[0] for new in changes.new.values())
+    return sum(1 for f, new in changes.new.items() if f not in old_files and shas[new[0]] > 1)
 
 
 def _embed_missing(root: Path, embedder: Embedder, rows, settings: Settings, progress) -> int:  # noqa: ANN001
@@ -314,3 +364,4 @@ def _write_indexes(root: Path, staging: Path, embedder: Embedder, rows, progress
         cache.prune(set(hashes))
     finally:
         cache.close()
+

@@ -14,20 +14,28 @@ swaps CURRENT with os.replace. Readers resolve CURRENT once and only ever see co
 generations; SIGKILL at any moment leaves the previous generation live. The previous
 generation is kept one round so a search that resolved CURRENT just before the swap
 can still open it.
+
+A build that fails removes its staging folder itself; what a killed one leaves behind
+(a `.tmp` folder, a renamed generation CURRENT never pointed to, a half-written
+`.CURRENT.<pid>.tmp`) is removed by the next writer, under the lock. A full disk, from
+whichever part hit it (SQLite, tantivy, hnswlib, a plain write), is one user error.
 """
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import json
 import os
+import re
 import shutil
-from collections.abc import Iterator
+import sqlite3
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from drrag_cli.errors import IndexBusyError, IndexMissingError
+from drrag_cli.errors import DiskFullError, IndexBusyError, IndexMissingError
 
 FORMAT_VERSION = 1
 CURRENT = "CURRENT"
@@ -85,35 +93,68 @@ def _fsync_dir(path: Path) -> None:
         os.close(fd)
 
 
+@contextmanager
+def staging_generation(root: Path) -> Iterator[Path]:
+    """A new `.tmp` generation folder, removed if anything at all goes wrong before
+    :func:`publish` has made it live."""
+    staging = root / (next_generation_name(root) + ".tmp")
+    staging.mkdir(parents=True)
+    try:
+        yield staging
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+
+
 def publish(root: Path, staging: Path, manifest: dict[str, Any]) -> Path:
     """Make `staging` the live generation; returns its final path."""
     write_json_atomic(staging / MANIFEST, manifest)
     _fsync_tree(staging)
     final = staging.with_name(staging.name.removesuffix(".tmp"))
     os.replace(staging, final)
-    _fsync_dir(root)
-    write_text_atomic(root / CURRENT, final.name + "\n")
-    prune_generations(root, keep={final.name})
+    try:
+        _fsync_dir(root)
+        write_text_atomic(root / CURRENT, final.name + "\n")
+    except BaseException:
+        live = current_generation(root)
+        if live is None or live.name != final.name:  # CURRENT was not swapped: never live
+            shutil.rmtree(final, ignore_errors=True)
+        raise
+    prune_generations(root)
     return final
 
 
-def prune_generations(root: Path, keep: set[str]) -> None:
-    """Remove stale `.tmp` builds and all but the live and the previous generation."""
-    gens = sorted(p for p in root.glob("gen-*") if p.is_dir())
-    complete = [p for p in gens if not p.name.endswith(".tmp")]
-    keep = set(keep) | {p.name for p in complete[-2:]}
-    for path in gens:
-        if path.name not in keep:
+def prune_generations(root: Path) -> None:
+    """Keep the live generation and the one before it (a search may have resolved CURRENT
+    just before the swap); remove the rest: stale `.tmp` builds, generations a killed run
+    renamed but never made live, half-written `.CURRENT.<pid>.tmp` files. Writers only."""
+    live = current_generation(root)
+    complete = sorted(p for p in root.glob("gen-*") if p.is_dir() and not p.name.endswith(".tmp"))
+    older = [p for p in complete if live is not None and p.name < live.name]
+    keep = {live.name} if live is not None else set()
+    keep |= {older[-1].name} if older else set()
+    for path in root.glob("gen-*"):
+        if path.name in keep:
+            continue
+        if path.is_dir():
             shutil.rmtree(path, ignore_errors=True)
+        else:
+            path.unlink(missing_ok=True)
+    for path in root.glob(".*.tmp"):
+        path.unlink(missing_ok=True)
 
 
 def write_text_atomic(path: Path, text: str) -> None:
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    with open(tmp, "w", encoding="utf-8") as fh:
-        fh.write(text)
-        fh.flush()
-        os.fsync(fh.fileno())
-    os.replace(tmp, path)
+    try:
+        with open(tmp, "w", encoding="utf-8") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
     _fsync_dir(path.parent)
 
 
@@ -138,3 +179,56 @@ def writer_lock(root: Path) -> Iterator[None]:
     finally:
         fcntl.flock(fh.fileno(), fcntl.LOCK_UN)
         fh.close()
+
+
+# -- a full disk, whichever part hits it ---------------------------------------------
+_NO_SPACE = (errno.ENOSPC, errno.EDQUOT)
+_RUST_NO_SPACE = re.compile(rf"\(os error (?:{errno.ENOSPC}|{errno.EDQUOT})\)")  # tantivy's io::Error text
+
+
+def is_disk_full(exc: BaseException | None) -> bool:
+    """Whether `exc` (or an exception it was raised from) means "no space left": an
+    OSError with ENOSPC/EDQUOT, SQLite's SQLITE_FULL, or tantivy's wrapped io::Error."""
+    seen: set[int] = set()
+    while exc is not None and id(exc) not in seen:
+        seen.add(id(exc))
+        if isinstance(exc, OSError) and exc.errno in _NO_SPACE:
+            return True
+        if isinstance(exc, sqlite3.Error) and (getattr(exc, "sqlite_errorcode", 0) & 0xFF) == sqlite3.SQLITE_FULL:
+            return True
+        if isinstance(exc, ValueError) and _RUST_NO_SPACE.search(str(exc)):
+            return True
+        exc = exc.__cause__ or exc.__context__
+    return False
+
+
+def free_bytes(path: Path) -> int:
+    """Free space on the disk holding `path` (or its nearest existing parent)."""
+    for candidate in (path, *path.parents):
+        try:
+            return shutil.disk_usage(candidate).free
+        except OSError:
+            continue
+    return 0
+
+
+def _mb(n: int) -> str:
+    return f"{n / 1e6:.1f} MB" if n >= 100_000 else f"{n / 1e3:.0f} KB"
+
+
+@contextmanager
+def disk_full_is_user_error(root: Path, estimate: Callable[[], tuple[int, str]]) -> Iterator[None]:
+    """Turn "no space left" from anywhere inside into one :class:`DiskFullError` naming
+    the folder and the space needed; `estimate()` returns (bytes, how it was estimated)."""
+    try:
+        yield
+    except Exception as exc:
+        if not is_disk_full(exc):
+            raise
+        need, basis = estimate()
+        kept = "the previous index is still live" if current_generation(root) else "nothing was written"
+        raise DiskFullError(
+            f"the disk holding {root} is full: this build needs about {_mb(need)} free "
+            f"(an estimate from {basis}), {_mb(free_bytes(root))} are free; {kept}. "
+            "Free some space, or build the index elsewhere with --index DIR"
+        ) from exc
