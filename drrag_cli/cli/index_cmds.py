@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -20,6 +20,11 @@ from drrag_cli.cli.common import (
     stderr_console,
 )
 
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from drrag_cli.index.build import BuildReport
+
 
 def register(app: typer.Typer) -> None:
     app.command("index", epilog=INDEX_EXAMPLES)(index)
@@ -29,7 +34,10 @@ def register(app: typer.Typer) -> None:
 
 INDEX_EXAMPLES = (
     "Examples: drrag index ~/notes ~/papers  |  drrag index  (re-sync the folders indexed before)"
-    "  |  drrag index corpus.jsonl --index /tmp/ix --json  |  drrag index --rebuild notes/"
+    "  |  drrag index ~/papers  (adds ~/papers next to the folders indexed before)"
+    "  |  drrag index ~/notes-copy --replace  (the index now covers only ~/notes-copy; unchanged"
+    " text is not embedded again)  |  drrag index corpus.jsonl --index /tmp/ix --json"
+    "  |  drrag index --rebuild notes/"
 )
 SEARCH_EXAMPLES = (
     'Examples: drrag search "who leads project heron"  |  drrag search "error 42" --mode bm25 -k 10'
@@ -47,12 +55,24 @@ def index(
         bool, typer.Option("--rebuild", help="Start a fresh index (e.g. after changing the embedding model).")
     ] = False,
     chunk_words: Annotated[int | None, typer.Option("--chunk-words", help="Target passage length in words.")] = None,
+    replace: Annotated[
+        bool,
+        typer.Option(
+            "--replace",
+            "--only",
+            help="Re-point the index to exactly PATHS: files under the folders indexed before are dropped "
+            "(unchanged text is not embedded again). Without it, new PATHS are added next to them.",
+        ),
+    ] = False,
     json_out: JsonOpt = False,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="List skipped files and decoding notes.")] = False,
 ) -> None:
     """Ingest files and folders into an incremental, crash-safe hybrid index.
 
     Unchanged files are skipped by content hash, changed ones replaced, deleted ones pruned.
+    The folders given become the index's roots, which `drrag index` with no PATH re-syncs;
+    a PATH not indexed before is added as a new root (said on stderr, "roots_added" in
+    --json) unless --replace (or its alias --only) makes PATHS the only roots.
     Formats: .md .markdown .txt .rst .html .htm .pdf, and .json/.jsonl record corpora
     ({id?, title, text} per record). A killed run leaves the previous index usable.
     """
@@ -61,15 +81,19 @@ def index(
     settings = settings_for(config, index, index__chunk_words=chunk_words)
     err = stderr_console()
     if json_out or not err.is_terminal:
-        report = Index.build(paths or [], settings, rebuild=rebuild)
+        report = Index.build(paths or [], settings, rebuild=rebuild, replace=replace)
     else:
         from drrag_cli.cli.progress import RichProgress
 
         with RichProgress() as bar:
-            report = Index.build(paths or [], settings, rebuild=rebuild, progress=bar)
+            report = Index.build(paths or [], settings, rebuild=rebuild, replace=replace, progress=bar)
     if json_out:
         print_json(report.to_json())
         return
+    _print_report(report, err, verbose)
+
+
+def _print_report(report: BuildReport, err: Console, verbose: bool) -> None:
     f = report.to_json()["files"]
     err.print(
         f"indexed {report.index}: {f['added']} added, {f['updated']} updated, "
@@ -77,7 +101,10 @@ def index(
         f"{report.passages_embedded} passages embedded, {report.passages_total} total "
         f"in {report.seconds:.1f}s" + ("" if report.published else " (nothing changed)"),
         highlight=False,
+        soft_wrap=True,
     )
+    for line in _roots_lines(report):
+        err.print(line, highlight=False, soft_wrap=True)
     if verbose:
         for path, why in sorted(report.skipped_files.items()):
             err.print(f"  skipped {path}: {why}", highlight=False)
@@ -85,6 +112,29 @@ def index(
             err.print(f"  note {path}: {note}", highlight=False)
     elif report.skipped_files:
         err.print(f"  ({len(report.skipped_files)} files skipped; --verbose lists them)", highlight=False)
+
+
+def _roots_lines(report: BuildReport) -> list[str]:
+    """What changed in the roots, and content now indexed twice: never silent."""
+    from drrag_cli.cli.render import display_path
+
+    def names(roots: list[str]) -> str:
+        return ", ".join(display_path(r) for r in roots)
+
+    lines = []
+    if report.roots_added and len(report.roots) > len(report.roots_added):
+        lines.append(
+            f"  new root {names(report.roots_added)}: the index now covers {len(report.roots)} roots "
+            f"({names(report.roots)}); add --replace to index only the PATHs given"
+        )
+    if report.roots_removed:
+        lines.append(f"  dropped root {names(report.roots_removed)}: its files are no longer indexed")
+    if report.duplicate_files:
+        lines.append(
+            f"  note: {report.duplicate_files} added files have the same bytes as other indexed files, "
+            "so their passages are in the index twice"
+        )
+    return lines
 
 
 def search(
