@@ -65,6 +65,9 @@ class SearchSettings:
     k: Annotated[int, Min(1)] = 5
     rrf_k: Annotated[int, Min(1)] = 60  # reciprocal rank fusion constant
     candidates: Annotated[int, Min(1)] = 50  # depth of each retriever's list before fusion
+    # longer questions are refused before any work (ask, search, eval, Pipeline): real multi-hop
+    # questions are under 300; 2,000 English characters are ~400 of the model's 2,048 tokens
+    max_question_chars: Annotated[int, Min(1)] = 2000
 
 
 @dataclass(frozen=True)

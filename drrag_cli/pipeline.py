@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 from drrag_cli.config import Settings, user_cache_dir
 from drrag_cli.errors import InputError
 from drrag_cli.plan import Plan, parse_plan, with_methods
+from drrag_cli.question import checked_question
 from drrag_cli.retrieve import registry
 from drrag_cli.retrieve.context import Classifier, Params, RetrievalResult, RunContext, Strategy
 from drrag_cli.select.core import resolve_k1
@@ -229,6 +230,7 @@ class Pipeline:
     ) -> RetrievalResult:
         """Rewrite (DMQR) → strategy → refine (DSLR), as the plan says. A strategy that
         answers itself (note) is run by :meth:`ask`, not here."""
+        question = checked_question(question, self.settings)
         plan = self.plan(strategy)
         if self.strategy(plan).answers:
             raise InputError(f"strategy {plan.strategy} answers with the LLM; use drrag ask (or eval), not search")
@@ -329,8 +331,7 @@ class Pipeline:
         answered itself, as Adaptive-Note does)."""
         from drrag_cli.generate.answer import generate_answer
 
-        if not question.strip():
-            raise InputError('the question is empty; ask something, e.g. drrag ask "who leads project X?"')
+        question = checked_question(question, self.settings, self.count_tokens)
         plan = self.plan(strategy)
         t0 = time.perf_counter()
         retrieval = self._retrieve(question, plan, self.params(k), dslr_threshold, on_token)

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+import math
 import sys
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from drrag_cli.config import Settings, load_settings
+from drrag_cli.question import clean_text
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -67,8 +69,31 @@ def settings_for(config: str | None, index: str | None = None, **overrides: Any)
 
 
 def print_json(data: Any) -> None:
-    sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+    """One JSON document on stdout, always valid UTF-8 JSON: a lone surrogate (an
+    undecodable byte of a file name or argument) becomes U+FFFD and NaN/inf become null,
+    whatever the locale's stdout encoding and error handler."""
+    text = json.dumps(json_safe(data), indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+    buffer = getattr(sys.stdout, "buffer", None)
+    if buffer is None:  # a text-only stream (StringIO): it holds str, not bytes
+        sys.stdout.write(text)
+    else:
+        sys.stdout.flush()
+        buffer.write(text.encode("utf-8"))
+        buffer.flush()
     sys.stdout.flush()
+
+
+def json_safe(data: Any) -> Any:
+    """``data`` with every string (keys too) free of lone surrogates and every float finite."""
+    if isinstance(data, str):
+        return clean_text(data)
+    if isinstance(data, float):
+        return data if math.isfinite(data) else None
+    if isinstance(data, dict):
+        return {json_safe(k) if isinstance(k, str) else k: json_safe(v) for k, v in data.items()}
+    if isinstance(data, (list, tuple)):
+        return [json_safe(v) for v in data]
+    return data
 
 
 def stderr_console() -> Console:

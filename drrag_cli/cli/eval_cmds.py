@@ -218,6 +218,8 @@ def _footer(err: Any, result: Any, out: str | None) -> None:
     meta = result.meta
     if meta.get("warnings"):
         say(f"note: {len(meta['warnings'])} gold titles not found in the corpus (see results.json)")
+    if skipped := meta.get("skipped_questions"):  # listed in results.json / --json
+        say(f"note: skipped {len(skipped)} question(s) that cannot be asked, e.g. {skipped[0]}")
     for note in meta.get("notes", []):
         say(f"note: {note}")
     cal = meta.get("dslr_calibration")

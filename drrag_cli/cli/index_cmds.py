@@ -164,8 +164,10 @@ def search(
         _search_strategy(query, strategy, k, index, config, json_out, explain, overrides)
         return
     from drrag_cli.index.api import Index
+    from drrag_cli.question import checked_question
 
     settings = settings_for(config, index, search__mode=mode, search__k=k)
+    query = checked_question(query, settings)
     idx = Index.open(settings)
     hits = idx.search(query, mode=settings.search.mode, k=settings.search.k)
     if json_out:

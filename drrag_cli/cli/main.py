@@ -68,6 +68,19 @@ def _click_exception() -> type[Exception]:
     return next(c for c in typer.BadParameter.__mro__ if c.__name__ == "ClickException")
 
 
+def _usage_line(err: Exception) -> str:
+    """A click usage error as one line: what is wrong, and where the usage is."""
+    message = " ".join(err.format_message().split())  # type: ignore[attr-defined]
+    ctx = getattr(err, "ctx", None)
+    if ctx is None:
+        return f"drrag: error: {message}"
+    hint = f"see {ctx.command_path} --help"
+    option = getattr(err, "option_name", None)
+    if type(err).__name__ == "NoSuchOption" and option:  # `drrag search -x`: text that looks like an option
+        hint = f"text that starts with '-' goes after --: {ctx.command_path} -- '{option}'; {hint}"
+    return f"drrag: error: {message} ({hint})"
+
+
 def main(argv: list[str] | None = None) -> int:
     from drrag_cli.errors import DrragError
 
@@ -89,7 +102,10 @@ def main(argv: list[str] | None = None) -> int:
         print("drrag: aborted", file=sys.stderr)
         return 130
     except usage_error as err:  # bad option, missing argument, unknown command
-        err.show(file=sys.stderr)
+        if type(err).__name__ == "NoArgsIsHelpError":  # `drrag` alone: the help is the answer
+            err.show(file=sys.stderr)
+        else:
+            print(_usage_line(err), file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         print("drrag: interrupted", file=sys.stderr)

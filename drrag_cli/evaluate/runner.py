@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from drrag_cli.config import Settings
 from drrag_cli.errors import InputError
+from drrag_cli.evaluate.askable import askable
 from drrag_cli.evaluate.metrics import answer_scores, recall
 from drrag_cli.evaluate.result import EvalInterrupted, EvalResult, aggregate
 from drrag_cli.evaluate.resume import OutDir
@@ -310,6 +311,7 @@ def run_eval(
     if out is not None and outdir is None:
         outdir = OutDir(Path(out), run, force)
     meta.update(_run_meta(pipeline, dataset, base, strategies, ks, llm, llm_ks), run=run)
+    dataset = askable(dataset, pipeline, (llm and bool(llm_ks)) or "note" in spec_parts(strategies), meta)
     loop = _Loop(dataset, pipeline, strategies, ks, llm, llm_ks, threshold, outdir, passages, meta, started)
     return loop.run(progress)
 
