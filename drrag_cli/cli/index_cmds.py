@@ -52,7 +52,12 @@ def index(
     index: IndexOpt = None,
     config: ConfigOpt = None,
     rebuild: Annotated[
-        bool, typer.Option("--rebuild", help="Start a fresh index (e.g. after changing the embedding model).")
+        bool,
+        typer.Option(
+            "--rebuild",
+            help="Start a fresh index of PATHS (default: the ones indexed before), e.g. after changing the "
+            "embedding model.",
+        ),
     ] = False,
     chunk_words: Annotated[int | None, typer.Option("--chunk-words", help="Target passage length in words.")] = None,
     replace: Annotated[

@@ -127,12 +127,16 @@ def publish(root: Path, staging: Path, manifest: dict[str, Any]) -> Path:
 def prune_generations(root: Path) -> None:
     """Keep the live generation and the one before it (a search may have resolved CURRENT
     just before the swap); remove the rest: stale `.tmp` builds, generations a killed run
-    renamed but never made live, half-written `.CURRENT.<pid>.tmp` files. Writers only."""
+    renamed but never made live, half-written `.CURRENT.<pid>.tmp` files. Writers only.
+    Without a readable CURRENT, complete generations are left alone (they may be all the
+    user has); the next publish prunes them."""
     live = current_generation(root)
-    complete = sorted(p for p in root.glob("gen-*") if p.is_dir() and not p.name.endswith(".tmp"))
-    older = [p for p in complete if live is not None and p.name < live.name]
-    keep = {live.name} if live is not None else set()
-    keep |= {older[-1].name} if older else set()
+    complete = sorted(p.name for p in root.glob("gen-*") if p.is_dir() and not p.name.endswith(".tmp"))
+    if live is None:
+        keep = set(complete)
+    else:
+        older = [name for name in complete if name < live.name]
+        keep = {live.name, *older[-1:]}
     for path in root.glob("gen-*"):
         if path.name in keep:
             continue

@@ -19,6 +19,7 @@ from drrag_cli.index import layout
 GEN_BYTES_PER_PASSAGE = 3_100
 CACHE_BYTES_PER_PASSAGE = 2_200
 BYTES_PER_INPUT_BYTE = 5
+SMALL_INDEX_BYTES = 1_056_000
 
 
 @dataclass
@@ -49,8 +50,10 @@ class SpaceNeed:
         live = layout.current_generation(self.root)
         if live is not None:
             return tree_bytes(live), "the size of the live index"
+        if self.files is None:  # failed before even the input was listed
+            return SMALL_INDEX_BYTES, "nothing measured yet: the sample corpus's index takes ~1 MB"
         size = 0
-        for file in self.files or []:
+        for file in self.files:
             try:
                 size += file.stat().st_size
             except OSError:

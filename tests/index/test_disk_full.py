@@ -195,4 +195,11 @@ def test_next_run_removes_what_a_killed_run_left(corpus: Path, settings: Setting
     assert Index.open(settings).gen.name == live
 
 
+def test_without_current_only_staging_is_removed(tmp_path: Path) -> None:
+    (tmp_path / "gen-000001").mkdir()  # perhaps all the user has: kept
+    (tmp_path / "gen-000002.tmp").mkdir()
+    layout.prune_generations(tmp_path)
+    assert [p.name for p in tmp_path.iterdir()] == ["gen-000001"]
+
+
 CURRENT = layout.CURRENT
