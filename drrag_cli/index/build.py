@@ -245,7 +245,7 @@ class _Changes:
 def _scan(files, old_files, settings: Settings, report: BuildReport, progress) -> _Changes:  # noqa: ANN001
     from drrag_cli.index.vectors import content_hash
     from drrag_cli.ingest.chunking import chunk_document
-    from drrag_cli.ingest.loaders import SkipFile, load_bytes
+    from drrag_cli.ingest.loaders import SkipFile, load_bytes, skip_reason
 
     changes = _Changes()
     limit = int(settings.index.max_file_mb * 1024 * 1024)
@@ -276,15 +276,15 @@ def _scan(files, old_files, settings: Settings, report: BuildReport, progress) -
             continue
         try:
             loaded = load_bytes(path, data)
-        except SkipFile as exc:
+            docs = []
+            for doc in loaded.documents:
+                passages = chunk_document(doc, settings.index.chunk_words)
+                hashed = [(p, content_hash(passage_embed_text(p.title, p.text))) for p in passages]
+                docs.append((doc.source, doc.title, hashed))
+        except Exception as exc:  # noqa: BLE001 - one file's failure never aborts the run
             report.skipped += 1
-            report.skipped_files[key] = str(exc)
+            report.skipped_files[key] = skip_reason(exc)
             continue
-        docs = []
-        for doc in loaded.documents:
-            passages = chunk_document(doc, settings.index.chunk_words)
-            hashed = [(p, content_hash(passage_embed_text(p.title, p.text))) for p in passages]
-            docs.append((doc.source, doc.title, hashed))
         notes = "; ".join(loaded.notes)
         if notes:
             report.notes[key] = notes

@@ -1,7 +1,9 @@
 """Sentence-aware chunking: passages of about `chunk_words` words.
 
 Sentences come from spaCy's rule-based ``sentencizer`` on a blank English pipeline (no
-model download). Text is first cut at blank lines (paragraphs), then sentences are packed
+model download). Text is first cut at blank lines (paragraphs), and a paragraph longer
+than ``SEGMENT_CHARS`` at a line break or a space, so no single text ever reaches spaCy's
+``max_length`` and memory stays bounded however large the file. Sentences are then packed
 greedily into passages; a passage never splits a sentence unless that sentence alone is
 far longer than the target (tables, walls of text), never spans two PDF pages (so a
 page citation is exact), and a Markdown heading starts a new passage once the current
@@ -19,7 +21,16 @@ from functools import lru_cache
 from drrag_cli.types import Document, Passage
 
 _PARA = re.compile(r"\n[ \t]*\n")
-_WORD = re.compile(r"\S+")
+# A "word" is at most 100 characters: a run without whitespace (base64, a minified line)
+# counts as many words, so its passages stay ~chunk_words long like any other text's.
+_WORD = re.compile(r"\S{1,100}")
+_SPACE = re.compile(r"\s")
+
+# spaCy's unit of work: a paragraph longer than this is cut (at a line break or a space
+# when the second half of the window has one). Far below nlp.max_length (5M); with
+# PIPE_BATCH texts in flight at most ~1M characters are tokenised at once.
+SEGMENT_CHARS = 20_000
+PIPE_BATCH = 50
 
 
 @lru_cache(maxsize=1)
@@ -43,11 +54,29 @@ def paragraph_spans(text: str) -> list[tuple[int, int]]:
     return spans
 
 
+def segment_spans(text: str, start: int, end: int, limit: int = SEGMENT_CHARS) -> Iterator[tuple[int, int]]:
+    """Cut ``text[start:end]`` into pieces of at most ``limit`` characters: after the last
+    line break of the window's second half, else after its last whitespace, else hard."""
+    while end - start > limit:
+        lo, hi = start + limit // 2, start + limit
+        cut = text.rfind("\n", lo, hi)
+        if cut < 0:
+            last = None
+            for last in _SPACE.finditer(text, lo, hi):  # noqa: B007 - the last match is the cut
+                pass
+            cut = last.start() if last else hi - 1
+        yield start, cut + 1
+        start = cut + 1
+    if start < end:
+        yield start, end
+
+
 def sentence_spans(text: str) -> list[tuple[int, int]]:
     """Character spans of the sentences of `text`, paragraph breaks always respected."""
-    paras = paragraph_spans(text)
+    segments = [seg for a, b in paragraph_spans(text) for seg in segment_spans(text, a, b, SEGMENT_CHARS)]
     out: list[tuple[int, int]] = []
-    for (p0, _p1), doc in zip(paras, _nlp().pipe(text[a:b] for a, b in paras), strict=True):
+    docs = _nlp().pipe((text[a:b] for a, b in segments), batch_size=PIPE_BATCH)
+    for (p0, _p1), doc in zip(segments, docs, strict=True):
         for sent in doc.sents:
             a, b = p0 + sent.start_char, p0 + sent.end_char
             while a < b and text[a].isspace():
@@ -91,15 +120,17 @@ def chunk_document(doc: Document, chunk_words: int = 100) -> list[Passage]:
         cur_end, cur_words = s1, cur_words + n
     if cur_start >= 0:
         groups.append((cur_start, cur_end))
-    return [_passage(doc, i, a, b) for i, (a, b) in enumerate(groups)]
+    # Newline offsets once: counting from 0 for every passage is quadratic in file size.
+    newlines = [m.start() for m in re.finditer("\n", text)] if doc.first_line is not None else []
+    return [_passage(doc, i, a, b, newlines) for i, (a, b) in enumerate(groups)]
 
 
-def _passage(doc: Document, ordinal: int, start: int, end: int) -> Passage:
+def _passage(doc: Document, ordinal: int, start: int, end: int, newlines: list[int]) -> Passage:
     text = " ".join(doc.text[start:end].split())
     line_start = line_end = page = None
     if doc.first_line is not None:
-        line_start = doc.first_line + doc.text.count("\n", 0, start)
-        line_end = line_start + doc.text.count("\n", start, end)
+        line_start = doc.first_line + bisect.bisect_left(newlines, start)
+        line_end = doc.first_line + bisect.bisect_left(newlines, end)
     if doc.page_starts:
         page = bisect.bisect_right(doc.page_starts, start)
     return Passage(

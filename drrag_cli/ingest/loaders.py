@@ -8,6 +8,7 @@ document per `{id?, title, text}` record, so benchmark corpora index like notes 
 
 from __future__ import annotations
 
+import codecs
 import io
 import json
 import re
@@ -22,6 +23,16 @@ class SkipFile(Exception):
     """This file is not indexed; the message says why (counted, shown with --verbose)."""
 
 
+def skip_reason(exc: Exception) -> str:
+    """The one-line reason a file is skipped: a :class:`SkipFile`'s own message, or, for
+    an unexpected failure while loading or chunking it, the error's type and first line."""
+    if isinstance(exc, SkipFile):
+        return str(exc)
+    first = (str(exc).strip().splitlines() or [""])[0]
+    first = first if len(first) <= 160 else first[:157] + "..."
+    return f"could not be read ({type(exc).__name__}: {first}); please report this file's format"
+
+
 @dataclass
 class Loaded:
     documents: list[Document]
@@ -34,8 +45,6 @@ def load_bytes(path: Path, data: bytes) -> Loaded:
         raise SkipFile("empty file")
     if suffix == ".pdf":
         return _load_pdf(path, data)
-    if b"\x00" in data[:8192]:
-        raise SkipFile("binary content")
     text, notes = decode_text(data)
     if suffix in (".md", ".markdown"):
         docs = [_load_markdown(path, text)]
@@ -44,7 +53,8 @@ def load_bytes(path: Path, data: bytes) -> Loaded:
     elif suffix in (".html", ".htm"):
         docs = [_load_html(path, text)]
     elif suffix in (".json", ".jsonl"):
-        docs = _load_records(path, text, jsonl=suffix == ".jsonl")
+        docs, record_notes = _load_records(path, text, jsonl=suffix == ".jsonl")
+        notes += record_notes
     else:
         docs = [Document(source=str(path), title=path.stem, text=text)]
     docs = [d for d in docs if d.text.strip()]
@@ -53,18 +63,75 @@ def load_bytes(path: Path, data: bytes) -> Loaded:
     return Loaded(docs, notes)
 
 
+# Longest first: the UTF-32-LE mark begins with the UTF-16-LE one.
+_BOMS = (
+    (codecs.BOM_UTF32_LE, "utf-32-le"), (codecs.BOM_UTF32_BE, "utf-32-be"),
+    (codecs.BOM_UTF8, "utf-8"), (codecs.BOM_UTF16_LE, "utf-16-le"), (codecs.BOM_UTF16_BE, "utf-16-be"),
+)
+_SNIFF = 8192  # bytes looked at for NULs (binary) and the UTF-16 pattern
+
+
 def decode_text(data: bytes) -> tuple[str, list[str]]:
-    """UTF-8 (with or without BOM); else cp1252; else latin-1 (never fails)."""
-    try:
-        return data.decode("utf-8-sig"), []
-    except UnicodeDecodeError:
-        pass
+    """Bytes → text, or :class:`SkipFile` for binary content.
+
+    In order: a byte order mark (UTF-8/16/32) names the encoding; UTF-16 without one is
+    recognised by its NUL in every other byte (mostly-ASCII text) when the whole file then
+    decodes cleanly; any other NUL means binary; then UTF-8, else cp1252, else latin-1
+    (which never fails). Every encoding but UTF-8 is noted, so `--verbose` shows it.
+    """
+    for bom, encoding in _BOMS:
+        if data.startswith(bom):
+            body = data[len(bom) :]
+            unit = {"utf-16-le": 2, "utf-16-be": 2, "utf-32-le": 4, "utf-32-be": 4}.get(encoding, 1)
+            cut = len(body) % unit  # a truncated file ends in half a character
+            text = _decode_strict(body[: len(body) - cut], encoding)
+            if text is not None:
+                notes = [] if encoding == "utf-8" else [f"decoded as {encoding.upper()} (byte order mark)"]
+                if cut:
+                    dropped = f"{cut} byte" + ("s" if cut > 1 else "")
+                    notes.append(f"file ends in half a character ({dropped} dropped): truncated?")
+                return text, notes
+            break  # a mark followed by undecodable bytes: judged like any other bytes
+    encoding = _utf16_without_bom(data)
+    if encoding:
+        text = _decode_strict(data, encoding)
+        if text is not None:
+            return text, [f"decoded as {encoding.upper()} (no byte order mark)"]
+    if b"\x00" in data[:_SNIFF]:
+        raise SkipFile("binary content")
+    text = _decode_strict(data, "utf-8")
+    if text is not None:
+        return text, []
     for encoding in ("cp1252", "latin-1"):
-        try:
-            return data.decode(encoding), [f"not UTF-8, decoded as {encoding}"]
-        except UnicodeDecodeError:
-            continue
+        text = _decode_strict(data, encoding)
+        if text is not None:
+            return text, [f"not UTF-8, decoded as {encoding}"]
     raise AssertionError("latin-1 decodes any bytes")  # pragma: no cover
+
+
+def _decode_strict(data: bytes, encoding: str) -> str | None:
+    try:
+        return data.decode(encoding)
+    except UnicodeDecodeError:
+        return None
+
+
+def _utf16_without_bom(data: bytes) -> str | None:
+    """'utf-16-le'/'utf-16-be' when the sample is unambiguous: even length, at least 90%
+    of the high bytes NUL (mostly ASCII or Latin-1 text), and it decodes to text without
+    control characters other than whitespace (so NUL-padded binary is not text)."""
+    sample = data[: _SNIFF - _SNIFF % 2]
+    if len(data) % 2 or len(sample) < 4:
+        return None
+    for encoding, high in (("utf-16-le", sample[1::2]), ("utf-16-be", sample[0::2])):
+        if high.count(0) >= 0.9 * len(high):
+            try:  # incremental: the sample may end inside a surrogate pair
+                text = codecs.getincrementaldecoder(encoding)().decode(sample, final=False)
+            except UnicodeDecodeError:
+                continue
+            if not any(c < " " and c not in "\t\n\r\f" for c in text):
+                return encoding
+    return None
 
 
 _FRONT_MATTER = re.compile(r"\A---\s*\n.*?\n(---|\.\.\.)\s*\n", re.S)
@@ -179,27 +246,61 @@ def _load_pdf(path: Path, data: bytes) -> Loaded:
     return Loaded([doc])
 
 
-def _load_records(path: Path, text: str, jsonl: bool) -> list[Document]:
-    records: list[object] = []
+MAX_LINES_NAMED = 5  # a note names the first few bad lines, then gives the count
+
+
+def _load_records(path: Path, text: str, jsonl: bool) -> tuple[list[Document], list[str]]:
+    """Documents from a JSON list/object or JSONL lines, and notes on skipped lines.
+
+    A JSONL line that is not valid JSON, or not a ``{title, text}`` record, is skipped and
+    its number noted: one bad line never drops the good records around it.
+    """
+    notes: list[str] = []
     if jsonl:
-        for n, line in enumerate(text.splitlines(), start=1):
-            if not line.strip():
-                continue
+        numbered, bad_json, not_record = [], [], []
+        # split("\n"), not splitlines(): a JSON string may hold U+2028 and other breaks
+        lines = [(n, line) for n, line in enumerate(text.split("\n"), start=1) if line.strip()]
+        for i, (n, line) in enumerate(lines):  # i: the record's default id, as before
             try:
-                records.append(json.loads(line))
-            except json.JSONDecodeError as exc:
-                raise SkipFile(f"invalid JSON on line {n}: {exc.msg}") from exc
+                rec = json.loads(line)
+            except json.JSONDecodeError:
+                bad_json.append(n)
+                continue
+            if _is_record(rec):
+                numbered.append((str(rec.get("id", rec.get("_id", i))), rec))
+            else:
+                not_record.append(n)
+        if not numbered:
+            if bad_json:
+                raise SkipFile(f"no valid records: {_lines(bad_json, 'invalid JSON')}")
+            raise SkipFile("not a record corpus (expected {title, text} objects)")
+        if bad_json:
+            notes.append(f"skipped {_lines(bad_json, 'invalid JSON')}")
+        if not_record:
+            notes.append(f"skipped {_lines(not_record, 'not a {title, text} record')}")
     else:
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
             raise SkipFile(f"invalid JSON (line {exc.lineno}: {exc.msg})") from exc
-        records = data if isinstance(data, list) else [data]
-    docs: list[Document] = []
-    for i, rec in enumerate(records):
-        if not isinstance(rec, dict) or not isinstance(rec.get("text"), str):
+        items = data if isinstance(data, list) else [data]
+        if not all(_is_record(rec) for rec in items):
             raise SkipFile("not a record corpus (expected {title, text} objects)")
-        rid = str(rec.get("id", rec.get("_id", i)))
-        title = str(rec.get("title") or rid)
-        docs.append(Document(f"{path}#{rid}", title, rec["text"], first_line=None))
-    return docs
+        numbered = [(str(rec.get("id", rec.get("_id", i))), rec) for i, rec in enumerate(items)]
+    docs = [
+        Document(f"{path}#{rid}", str(rec.get("title") or rid), rec["text"], first_line=None)
+        for rid, rec in numbered
+    ]
+    return docs, notes
+
+
+def _is_record(rec: object) -> bool:
+    return isinstance(rec, dict) and isinstance(rec.get("text"), str)
+
+
+def _lines(numbers: list[int], why: str) -> str:
+    """'line 4 (WHY)' / '3 lines (WHY): 4, 9, 17' / '12 lines (WHY): 4, 9, 17, 20, 31, …'."""
+    if len(numbers) == 1:
+        return f"line {numbers[0]} ({why})"
+    shown = ", ".join(str(n) for n in numbers[:MAX_LINES_NAMED])
+    return f"{len(numbers)} lines ({why}): {shown}" + (", …" if len(numbers) > MAX_LINES_NAMED else "")

@@ -63,33 +63,48 @@ def walk(paths: Iterable[str | Path], exclude: Sequence[str]) -> WalkResult:
             _consider(root, result, seen)
             continue
         patterns = [*exclude, *read_ignore_file(root)]
-        visited: set[tuple[int, int]] = set()
-        for dirpath, dirnames, filenames in os.walk(root, followlinks=True, onerror=None):
-            here = Path(dirpath)
-            try:
-                st = here.stat()
-            except OSError as exc:
-                result.skipped[str(here)] = f"unreadable folder ({exc.strerror})"
-                dirnames[:] = []
-                continue
-            if (st.st_dev, st.st_ino) in visited:  # symlink loop or second path to a folder
-                dirnames[:] = []
-                continue
-            visited.add((st.st_dev, st.st_ino))
-            rel = here.relative_to(root).parts if here != root else ()
-            dirnames[:] = sorted(d for d in dirnames if not is_excluded((*rel, d), patterns))
-            for name in sorted(filenames):
-                if is_excluded((*rel, name), patterns):
-                    continue
-                _consider(here / name, result, seen)
+        _walk_folder(root, patterns, result, seen)
     result.files.sort()
     return result
+
+
+def _walk_folder(root: Path, patterns: Sequence[str], result: WalkResult, seen: set[Path]) -> None:
+    """Depth-first with an explicit stack (os.walk recurses, so a deep tree would raise
+    RecursionError), following folder links; a folder reached twice is walked once."""
+    visited: set[tuple[int, int]] = set()
+    stack = [root]
+    while stack:
+        here = stack.pop()
+        try:
+            st = here.stat()
+            if (st.st_dev, st.st_ino) in visited:  # symlink loop or second path to a folder
+                continue
+            visited.add((st.st_dev, st.st_ino))
+            with os.scandir(here) as entries:
+                listed = [(entry.name, _is_dir(entry)) for entry in entries]
+        except OSError as exc:
+            result.skipped[str(here)] = f"unreadable folder ({exc.strerror or exc})"
+            continue
+        rel = here.relative_to(root).parts
+        for name, _ in sorted(e for e in listed if not e[1]):
+            if not is_excluded((*rel, name), patterns):
+                _consider(here / name, result, seen)
+        folders = sorted((name for name, is_dir in listed if is_dir), reverse=True)
+        stack.extend(here / name for name in folders if not is_excluded((*rel, name), patterns))
+
+
+def _is_dir(entry: os.DirEntry) -> bool:
+    try:
+        return entry.is_dir()  # follows links
+    except OSError:  # a link loop: reported as unreadable by _consider
+        return False
 
 
 def _consider(path: Path, result: WalkResult, seen: set[Path]) -> None:
     try:
         real = path.resolve(strict=True)
-        if not real.is_file():
+        if not real.is_file():  # reading a pipe would block
+            result.skipped[str(path)] = "not a regular file (pipe, socket or device)"
             return
     except (OSError, RuntimeError) as exc:  # broken link, link loop, permission
         result.skipped[str(path)] = f"unreadable ({getattr(exc, 'strerror', None) or exc})"

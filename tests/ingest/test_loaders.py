@@ -64,7 +64,8 @@ def test_json_list_corpus(tmp_path: Path) -> None:
         ("blob.md", b"abc\x00\x01\x02binary", "binary"),
         ("bad.pdf", b"%PDF-1.4 garbage", "PDF"),
         ("config.json", b'{"name": "x", "version": 1}', "record corpus"),
-        ("broken.jsonl", b'{"title": "a", "text": "b"}\n{oops\n', "line 2"),
+        ("broken.jsonl", b'{oops\n\n{"title": "a"\n', "no valid records: 2 lines \\(invalid JSON\\): 1, 3"),
+        ("log.jsonl", b'{"level": "info"}\n', "record corpus"),
     ],
 )
 def test_unusable_files_are_skipped_with_a_reason(tmp_path: Path, name: str, data: bytes, reason: str) -> None:
