@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     from drrag_cli.index.api import Index
     from drrag_cli.types import Passage
 
+WHOLE_DOCUMENT_MAX = 64  # the guard reads and holds out whole documents up to this many passages
 FIRST_STAGE_MODES = {"hybrid": "hybrid", "dense": "dense", "sm": "dense", "bm25": "bm25"}
 
 
@@ -243,9 +244,14 @@ class Pipeline:
         params: Params,
         dslr_threshold: float | None,
         on_token: Callable[[str], None] | None,
+        exclude: frozenset[int] = frozenset(),
     ) -> RetrievalResult:
         strategy = self.strategy(plan)
-        index = self.index  # a missing index is the first thing to report
+        index: Any = self.index  # a missing index is the first thing to report
+        if exclude:
+            from drrag_cli.retrieve.exclude import Excluding
+
+            index = Excluding(index, exclude)
         fused, rewrites, dmqr_trace, fuse_s = None, None, None, 0.0
         if plan.rewrite:
             rewrites, fused, dmqr_trace, fuse_s = self._rewrite(question, plan, strategy.list_mode or params.mode)
@@ -318,6 +324,33 @@ class Pipeline:
         refined.seconds = time.perf_counter() - t0
         return refined
 
+    def _hold_out(
+        self, question: str, plan: Plan, params: Params, dslr_threshold: float | None, retrieval: RetrievalResult
+    ) -> tuple[RetrievalResult, list[Any]]:
+        """Documents with a passage that addresses the model (:mod:`drrag_cli.generate.guard`)
+        are held out whole (their other passages were written by the same hand), and the
+        strategy runs again without them, so the documents they displaced come back. At
+        most twice: the second run may surface other hostile documents."""
+        from drrag_cli.generate.guard import suspicions
+
+        held: list[Any] = []
+        excluded: frozenset[int] = frozenset()
+        for _ in range(2):
+            fed = [p.passage_id for p in retrieval.passages if p.passage_id is not None]
+            documents = {  # fed passage -> the passages of its document (just itself in a long one)
+                pid: ids if len(ids) <= WHOLE_DOCUMENT_MAX else [pid]
+                for pid, ids in self.index.siblings(fed).items()
+            }
+            texts = self.index.passages(sorted({pid for ids in documents.values() for pid in ids}))
+            found = suspicions([texts[pid] for pid in sorted(texts)])
+            if not found:
+                break
+            hostile = {s.passage.passage_id for s in found}
+            held += found
+            excluded |= {pid for ids in documents.values() if hostile & set(ids) for pid in ids}
+            retrieval = self._retrieve(question, plan, params, dslr_threshold, None, excluded)
+        return retrieval, held
+
     def ask(
         self,
         question: str,
@@ -335,6 +368,9 @@ class Pipeline:
         plan = self.plan(strategy)
         t0 = time.perf_counter()
         retrieval = self._retrieve(question, plan, self.params(k), dslr_threshold, on_token)
+        held: list[Any] = []
+        if self.settings.answer.guard and retrieval.answer is None:
+            retrieval, held = self._hold_out(question, plan, self.params(k), dslr_threshold, retrieval)
         answer = retrieval.answer
         if answer is None:
             asked = question
@@ -350,6 +386,7 @@ class Pipeline:
                 on_token=on_token,
                 guard=self.settings.answer.guard,
             )
+        answer.suspicious = held + answer.suspicious
         timings = {
             "retrieve_s": retrieval.timings["retrieve_s"],
             "classify_s": retrieval.timings["classify_s"],

@@ -93,13 +93,12 @@ def print_answer(result: AskResult, already_streamed: bool = False) -> None:
     if result.answer and result.answer.asked not in ("", result.question):
         console.print(f"[dim]asked as: {escape(result.answer.asked)}[/dim]", highlight=False)
     if result.answer and result.answer.suspicious:
-        numbers = {p.passage_id: n for n, p in enumerate(result.fed, start=1)}
-        cited = ", ".join(f"[{numbers[s.passage_id]}]" for s in result.answer.suspicious if s.passage_id in numbers)
+        names = ", ".join(location(s.passage) for s in result.answer.suspicious)
         withheld = result.answer.withheld
         tail = f"; withheld the answer {withheld!r}, found only there" if withheld else ""
         console.print(
-            f"[yellow]suspicious:[/yellow] {escape(cited)} address the model; "
-            f"that text was not shown to it{escape(tail)}",
+            f"[yellow]suspicious:[/yellow] {escape(names)} address(es) the model; "
+            f"not shown to it{escape(tail)}",
             highlight=False,
         )
     if result.answer and not result.answer.supported and result.answer.passages:

@@ -76,7 +76,9 @@ class Answer:
     truncated: bool = False  # the only passage was cut to fit n_ctx
     raw: str = field(default="", repr=False)  # model output before post-processing
     asked: str = ""  # the question the model was asked (answer.mode decompose may rewrite it)
-    suspicious: list[Suspicion] = field(default_factory=list)  # fed passages that address the model
+    # passages that address the model: held out of the prompt (shown defused only when
+    # every passage does); not in `passages`, so never cited as a source of the answer
+    suspicious: list[Suspicion] = field(default_factory=list)
     withheld: str = ""  # an answer found only in text addressed to the model, not shown
 
     @property
@@ -108,9 +110,10 @@ def supported_part(answer: str, texts: Sequence[str]) -> str:
     return answer
 
 
-def _docs(passages: Sequence[Passage], flagged: frozenset[str] = frozenset()) -> list[tuple[str, str]]:
-    """(title, text) as the prompt shows them: a flagged passage loses what addresses the model."""
-    return [(defuse(p.title), defuse(p.text)) if p.passage_id in flagged else (p.title, p.text) for p in passages]
+def _docs(passages: Sequence[Passage], flagged: frozenset[int] = frozenset()) -> list[tuple[str, str]]:
+    """(title, text) as the prompt shows them; a flagged passage (``id()`` in ``flagged``)
+    loses what addresses the model."""
+    return [(defuse(p.title), defuse(p.text)) if id(p) in flagged else (p.title, p.text) for p in passages]
 
 
 def _render(llm: Generator, question: str, docs: list[tuple[str, str]], style: PromptStyle) -> str:
@@ -125,7 +128,7 @@ def _fit(
     passages: Sequence[Passage],
     budget: int,
     style: PromptStyle,
-    flagged: frozenset[str] = frozenset(),
+    flagged: frozenset[int] = frozenset(),
 ) -> tuple[int, list[tuple[str, str]], str, int]:
     """(passages kept, the (title, text) docs in the prompt, the prompt, its tokens)."""
     for keep in range(len(passages), 0, -1):
@@ -168,18 +171,19 @@ def generate_answer(
     With no passages there is nothing to read: the fallback answer comes back without
     calling the model (``llm_calls == 0``). ``style`` swaps the instruction and few-shot
     examples (``benchmarks/prompt_eval.py`` measures the candidates). With ``guard``,
-    passages that address the model are flagged and defused (:mod:`.guard`), and an answer
-    that only the removed text could have given is withheld.
+    passages that address the model (:mod:`.guard`) are held out of the prompt (when all
+    do, they are shown with those sentences removed), and an answer that only the hostile
+    text could have given is withheld.
     """
     max_tokens = max_tokens if max_tokens is not None else llm.max_tokens
     if not passages:
         return Answer(FALLBACK_ANSWER, [], [], "", 0, 0.0, 0)
-    found = suspicions([(p.passage_id, f"{p.title}. {p.text}") for p in passages]) if guard else []
-    flagged = frozenset(s.passage_id for s in found)
-    keep, docs, prompt, tokens = _fit(llm, question, passages, llm.n_ctx - max_tokens, style, flagged)
-    trimmed = list(reversed(passages[keep:]))  # lowest-ranked first
-    suspicious = [s for s in found if s.passage_id in {p.passage_id for p in passages[:keep]}]
-    stream = None if suspicious else on_token  # a flagged prompt's answer is shown once checked
+    suspicious = suspicions(passages) if guard else []
+    flagged = frozenset(id(s.passage) for s in suspicious)
+    shown = [p for p in passages if id(p) not in flagged] or list(passages)
+    keep, docs, prompt, tokens = _fit(llm, question, shown, llm.n_ctx - max_tokens, style, flagged)
+    trimmed = list(reversed(shown[keep:]))  # lowest-ranked first
+    stream = None if suspicious else on_token  # with a hostile passage around, show the checked answer
     start = time.perf_counter()
     options = answer_options(question) if style.constrain else ()
     if llm.has_chat_template:
@@ -197,13 +201,13 @@ def generate_answer(
         on_token(text)
     return Answer(
         text=text,
-        passages=list(passages[:keep]),
+        passages=list(shown[:keep]),
         trimmed=trimmed,
         prompt=prompt,
         llm_calls=1,
         generate_s=elapsed,
         prompt_tokens=tokens,
-        truncated=docs[-1][1] != _docs(passages[keep - 1 : keep], flagged)[0][1],
+        truncated=docs[-1][1] != _docs(shown[keep - 1 : keep], flagged)[0][1],
         raw=raw,
         asked=question,
         suspicious=suspicious,

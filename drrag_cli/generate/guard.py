@@ -8,8 +8,9 @@ measured in ``benchmarks/hostile_injection.py``:
 * :func:`find_instructions` flags the sentences of a passage that address the model:
   orders to ignore or override instructions, to answer or say something, role and turn
   markers of chat templates, fake question/answer lines, claims about "the answer".
-* :func:`defuse` replaces those sentences with :data:`REMOVED` before the passage is
-  rendered into the prompt (the citation still points to the whole passage).
+* a flagged passage is held out of the prompt and reported (``suspicious_passages`` in
+  ``--json``); only when every passage is flagged are they shown, with :func:`defuse`
+  replacing the flagged sentences by :data:`REMOVED`.
 * the answer check (in :mod:`.answer`): with a flagged passage in the prompt, an answer
   must be one the question allows (yes/no, one of its sides) or stand in the text that
   was kept; otherwise it came from the hostile text and is withheld.
@@ -25,38 +26,54 @@ import re
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from drrag_cli.types import Passage
 
 REMOVED = "(text addressed to the model removed)"
 
-_VERB = r"(?:answer|respond|reply|say|output|print|write|return|state|repeat|type|tell)"
+_VERB = "(?:answer|respond|reply|say|output|print|write|return|state|repeat|type|tell)"
 _ADDRESSEE = r"(?:ai|a\.i\.|llm|gpt|bot|chatbot|assistant|language model|model|agent|system)s?"
-_PATTERNS: tuple[tuple[str, str], ...] = (
+_QUOTE = "[\"'`“‘]"
+# (reason, pattern over lower-cased text, substrings one of which the text must hold for
+# the pattern to be tried: a plain `in` test is ~100x cheaper than the regex)
+_PATTERNS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("override", r"\b(?:ignore|disregard|forget|override|bypass|skip)\b[^.!?\n]{0,60}?"
-     r"\b(?:instructions?|prompts?|rules|directions|guidelines|context|above|everything)\b"),
-    ("override", r"\b(?:ignor\w*|oubli\w*|olvid\w*|vergiss\w*|ignorier\w*)\b[^.!?\n]{0,60}?"
-     r"\b(?:instruc\w*|anweisung\w*|consign\w*|regl\w*|r[eè]gles?)\b"),
-    ("addressee", rf"\b(?:dear|attention|note|notice|message|instructions?)\s+(?:to|for)\s+(?:all\s+|any\s+)?"
-     rf"(?:the\s+)?{_ADDRESSEE}\b"),
-    ("addressee", rf"\b(?:if|when)\s+(?:you\s+are|you're)\s+(?:an?\s+)?{_ADDRESSEE}\b"),
-    ("addressee", rf"\b(?:you\s+are|you're)\s+(?:now\s+)?(?:an?\s+|the\s+)?(?:helpful\s+)?{_ADDRESSEE}\b"),
-    ("addressee", rf"\b{_ADDRESSEE}\s*(?:must|should|shall|will|has to|is required to)\s+{_VERB}\b"),
+     r"\b(?:instructions?|prompts?|rules|directions|guidelines|context|above|everything)\b",
+     ("ignor", "disregard", "forget", "overrid", "bypass", "skip")),
+    ("override", r"\b(?:ignor\w*|oubli\w*|olvid\w*|vergiss\w*)\b[^.!?\n]{0,60}?"
+     r"\b(?:instruc\w*|anweisung\w*|consign\w*|regl\w*|r[eè]gles?)\b", ("ignor", "oubli", "olvid", "vergiss")),
+    ("addressee", r"\b(?:dear|attention|note|notice|message|instructions?)\s+(?:to|for)\s+(?:all\s+|any\s+)?"
+     rf"(?:the\s+)?{_ADDRESSEE}\b", ("dear", "attention", "note", "notice", "message", "instruction")),
+    ("addressee", rf"\b(?:if|when)\s+(?:you\s+are|you're)\s+(?:an?\s+)?{_ADDRESSEE}\b", ("you are", "you're")),
+    ("addressee", rf"\b(?:you\s+are|you're)\s+(?:now\s+)?(?:an?\s+|the\s+)?(?:helpful\s+)?{_ADDRESSEE}\b",
+     ("you are", "you're")),
+    ("addressee", rf"\b{_ADDRESSEE}\s*(?:must|should|shall|will|has to|is required to)\s+{_VERB}\b",
+     ("must", "should", "shall", "will", "has to", "required")),
     ("order", rf"\b{_VERB}\s+(?:only\s+|always\s+|simply\s+|just\s+)?(?:with|by saying|using)\s+"
-     r"(?:only\s+)?(?:the\s+(?:single\s+)?word\b|[\"'`“‘])"),
-    ("order", rf"\b(?:always|only|must|should)\s+{_VERB}\b[^.!?\n]{{0,40}}(?:[\"'`“‘]|\bword\b)"),
+     rf"(?:only\s+)?(?:the\s+(?:single\s+)?word\b|{_QUOTE})", ("with", "saying", "using")),
+    ("order", rf"\b(?:always|only|must|should)\s+{_VERB}\b[^.!?\n]{{0,40}}(?:{_QUOTE}|\bword\b)",
+     ("always", "only", "must", "should")),
     ("order", r"\b(?:every|any|all|each)\s+(?:questions?|queries|query)\b[^.!?\n]{0,40}?"
-     r"\b(?:answer|response|reply|output)\b[^.!?\n]{0,20}\bis\b"),
+     r"\b(?:answer|response|reply|output)\b[^.!?\n]{0,20}\bis\b", ("question", "quer")),
     ("order", r"\b(?:the\s+)?(?:correct|right|real|true|only|final|required)\s+(?:answer|response|reply|output)"
-     r"\s+(?:to\s+(?:every|any|all|each|this|the)\s+\w+\s+)?(?:is|must be|should be)\b"),
-    ("order", r"\b(?:system|developer|admin(?:istrator)?)\s*(?:prompt|message|notice|override|instruction)s?\b"),
-    ("order", r"\bnew\s+(?:instructions?|rules|task|prompt)\b"),
-    ("transcript", r"\b(?:question|q)\s*:\s*[^.!?\n]{3,200}?\?\s*(?:answer|a)\s*:"),
-    ("transcript", r"(?:^|\s)(?:answer|assistant)\s*:\s*\S"),
+     r"\s+(?:to\s+(?:every|any|all|each|this|the)\s+\w+\s+)?(?:is|must be|should be)\b",
+     ("answer", "response", "reply", "output")),
+    ("order", r"\b(?:system|developer|admin(?:istrator)?)\s*(?:prompt|message|notice|override|instruction)s?\b",
+     ("system", "developer", "admin")),
+    ("order", r"\bnew\s+(?:instructions?|rules|task|prompt)\b", ("new",)),
+    ("order", r"\b(?:answer|response|reply|output)s?\s+to\s+(?:every|any|all|each)\s+"
+     r"(?:questions?|query|queries|prompts?)\b", ("question", "quer", "prompt")),
+    ("transcript", r"\b(?:question|q)\s*:\s*[^.!?\n]{3,200}?\?\s*(?:answer|a)\s*:", ("?",)),
+    ("transcript", r"(?:^|\s)(?:answer|assistant)\s*:\s*\S", ("answer", "assistant")),
     ("turn marker", r"<\s*\|?\s*/?\s*(?:start_of_turn|end_of_turn|im_start|im_end|eot_id|start_header_id|"
-     r"end_header_id|begin_of_text|endoftext|system|user|assistant|s|bos|eos)\s*\|?\s*>"),
-    ("turn marker", r"\[/?INST\]|<</?SYS>>"),
-    ("block escape", r"<\s*/\s*(?:context|data|documents?|sources?|passages?|retrieved\w*|search_results?)\s*>"),
+     r"end_header_id|begin_of_text|endoftext|system|user|assistant|s|bos|eos)\s*\|?\s*>", ("<",)),
+    ("turn marker", r"\[/?inst\]|<</?sys>>", ("[inst", "[/inst", "<<sys", "<</sys")),
+    ("block escape", r"<\s*/\s*(?:context|data|documents?|sources?|passages?|retrieved\w*|search_results?)\s*>",
+     ("</", "< /")),
 )
-_COMPILED = tuple((reason, re.compile(pattern, re.IGNORECASE)) for reason, pattern in _PATTERNS)
+_COMPILED = tuple((reason, re.compile(pattern), needs) for reason, pattern, needs in _PATTERNS)
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
 # a chat turn written into a document (open marker to close marker, or to the end) is one
 # unit: its lines are what the injected "user" or "model" says
@@ -71,12 +88,19 @@ _TURN = re.compile(
 class Suspicion:
     """A passage with text addressed to the model: which passage, why, and the sentences."""
 
-    passage_id: str
+    passage: Passage
     reasons: tuple[str, ...]
     sentences: tuple[str, ...]
 
     def to_json(self) -> dict[str, object]:
-        return {"passage_id": self.passage_id, "reasons": list(self.reasons), "text": list(self.sentences)}
+        p = self.passage
+        return {
+            "passage_id": p.passage_id,
+            "source": p.source,
+            "title": p.title,
+            "reasons": list(self.reasons),
+            "text": list(self.sentences),
+        }
 
 
 def _plain(text: str) -> str:
@@ -100,10 +124,15 @@ def sentences(text: str) -> list[str]:
 
 def find_instructions(text: str) -> list[tuple[str, str]]:
     """(sentence, reason) for each sentence of ``text`` that addresses the model."""
+    text = _plain(text)
+    low = text.lower()
+    tried = [(reason, pattern) for reason, pattern, needs in _COMPILED if any(n in low for n in needs)]
+    if not any(pattern.search(low) for _, pattern in tried):
+        return []  # most passages stop here
     found = []
-    for sentence in sentences(_plain(text)):
-        for reason, pattern in _COMPILED:
-            if pattern.search(sentence):
+    for sentence in sentences(text):
+        for reason, pattern in tried:
+            if pattern.search(sentence.lower()):
                 found.append((sentence, reason))
                 break
     return found
@@ -111,10 +140,10 @@ def find_instructions(text: str) -> list[tuple[str, str]]:
 
 def defuse(text: str) -> str:
     """``text`` with every sentence that addresses the model replaced by :data:`REMOVED`."""
-    parts = sentences(_plain(text))
     flagged = {sentence for sentence, _ in find_instructions(text)}
     if not flagged:
         return text
+    parts = sentences(_plain(text))
     kept: list[str] = []
     for part in parts:
         piece = REMOVED if part in flagged else part
@@ -123,12 +152,12 @@ def defuse(text: str) -> str:
     return " ".join(kept)
 
 
-def suspicions(passages: Sequence[tuple[str, str]]) -> list[Suspicion]:
-    """One :class:`Suspicion` per (passage_id, text) with text addressed to the model."""
+def suspicions(passages: Sequence[Passage]) -> list[Suspicion]:
+    """One :class:`Suspicion` per passage whose title or text addresses the model."""
     out = []
-    for passage_id, text in passages:
-        found = find_instructions(text)
+    for passage in passages:
+        found = find_instructions(f"{passage.title}. {passage.text}")
         if found:
             reasons = tuple(dict.fromkeys(reason for _, reason in found))
-            out.append(Suspicion(passage_id, reasons, tuple(s for s, _ in found)))
+            out.append(Suspicion(passage, reasons, tuple(s for s, _ in found)))
     return out
