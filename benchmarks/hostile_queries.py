@@ -24,8 +24,9 @@ Counted (limit 0 each): exit code 2, stdout that is not one valid UTF-8 JSON doc
 when the exit code is 0, a traceback on stderr, and an exit 1 without exactly one line on
 stderr. Refusals (exit 1: blank or over-long questions) are reported, not limited.
 
-    .venv/bin/python benchmarks/hostile_queries.py              # ~15 min on 2 shared cores
-    .venv/bin/python benchmarks/hostile_queries.py --ask 20 --procs 4   # quicker
+    .venv/bin/python benchmarks/hostile_queries.py --ask 50   # 26 min on 2 busy cores (load ~6):
+                                # retrieval 5 min, 50 asks 17 min, 30 processes 4 min
+    .venv/bin/python benchmarks/hostile_queries.py -n 40 --ask 4 --procs 2   # a 2-minute smoke run
 """
 
 from __future__ import annotations
