@@ -151,7 +151,9 @@ class Index:
     def search(self, query: str, mode: str = "hybrid", k: int = 5) -> list[Hit]:
         if k <= 0:
             raise InputError(f"-k must be at least 1 (got {k})")
-        ranked = self.ranked(query, mode, k)
+        from drrag_cli.question import clean_text
+
+        ranked = self.ranked(clean_text(query), mode, k)  # a lone surrogate breaks the tokenizers
         found = self.passages([pid for pid, _s in ranked])
         return [
             Hit(passage=found[pid], score=score, rank=i, scores={mode: score})

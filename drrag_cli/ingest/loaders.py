@@ -9,6 +9,7 @@ document per `{id?, title, text}` record, so benchmark corpora index like notes 
 from __future__ import annotations
 
 import codecs
+import dataclasses
 import io
 import json
 import re
@@ -16,6 +17,7 @@ from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from pathlib import Path
 
+from drrag_cli.question import clean_text
 from drrag_cli.types import Document
 
 
@@ -57,7 +59,8 @@ def load_bytes(path: Path, data: bytes) -> Loaded:
         notes += record_notes
     else:
         docs = [Document(source=str(path), title=path.stem, text=text)]
-    docs = [d for d in docs if d.text.strip()]
+    # a JSON "\ud800" escape is a lone surrogate, which SQLite and the tokenizers refuse
+    docs = [dataclasses.replace(d, title=clean_text(d.title), text=clean_text(d.text)) for d in docs if d.text.strip()]
     if not docs:
         raise SkipFile("no text")
     return Loaded(docs, notes)

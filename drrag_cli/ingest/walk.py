@@ -112,6 +112,11 @@ def _consider(path: Path, result: WalkResult, seen: set[Path]) -> None:
     if real.suffix.lower() not in TEXT_EXTENSIONS:
         result.skipped[str(path)] = "unsupported file type"
         return
+    try:
+        str(real).encode("utf-8")
+    except UnicodeEncodeError:  # the OS gave bytes that are not UTF-8: citations could not name it
+        result.skipped[str(path)] = "file name is not valid UTF-8 (rename it, e.g. with convmv, to index it)"
+        return
     if real in seen:
         return
     seen.add(real)

@@ -53,6 +53,8 @@ HOSTILE = [
     "a/b\\c|d",
     "0",
     "-1",
+    "\udcff\udcfe heron",  # undecodable argv bytes as os.fsdecode gives them (library callers too)
+    "lone \ud800 surrogate",
 ]
 
 

@@ -174,3 +174,21 @@ def test_index_run_survives_every_hostile_file(
     code, out, _ = cli("search", "Kittiwake Wren", "--mode", "bm25", "--index", str(tmp_path / "ix"), "--json")
     found = {Path(r["source"]).name for r in json.loads(out)["results"]}
     assert {"partial.jsonl#k", "utf16.txt"} <= found
+
+
+def test_a_non_utf8_file_name_and_a_surrogate_record_do_not_stop_the_run(
+    tmp_path: Path, cli: Callable[..., CliResult]
+) -> None:
+    corpus = tmp_path / "odd"
+    corpus.mkdir()
+    (corpus / "good.md").write_text("# Good\nThe Kittiwake Wren nests on cliffs.")
+    (corpus / os.fsdecode(b"caf\xe9.md")).write_text("# Cafe\nLatin-1 bytes in the name.")
+    (corpus / "rec.jsonl").write_text('{"title": "Odd", "text": "A lone \\ud800 surrogate escape."}\n')
+    # (human output goes to stderr, whose errors="backslashreplace" prints the name as
+    # caf\udce9.md in a real process; pytest's capture is strict, so only --json here)
+    code, out, err = cli("index", str(corpus), "--index", str(tmp_path / "ix"), "--json")
+    assert code == 0, err
+    report = json.loads(out)
+    assert "file name is not valid UTF-8" in json.dumps(report)
+    code, out, _ = cli("search", "surrogate escape", "--mode", "bm25", "--index", str(tmp_path / "ix"), "--json")
+    assert code == 0 and "\ufffd" in out  # the record is indexed, its surrogate replaced
