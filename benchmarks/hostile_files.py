@@ -212,10 +212,9 @@ def main() -> None:
     start = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="drrag-files-") as tmp:
         checks = run(Path(tmp), args.big_mb)
-    for c in checks:
-        verdict = "ok" if c["count"] <= c["limit"] else "FAIL"
-        print(f"{verdict:<4} {c['check']}: {c['count']} (limit {c['limit']}) {c['detail']}")
-    print(f"{time.perf_counter() - start:.0f} s")
+    from hostile import print_checks
+
+    print_checks(checks, start)
 
 
 if __name__ == "__main__":
