@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Every number in docs/BENCHMARKS.md comes from this script (run on a quiet machine).
-#   bash benchmarks/run_all.sh [step...]     steps: index retrieval ask sample gemma qwen dslr-tune dslr-floor methods methods-qwen
+#   bash benchmarks/run_all.sh [step...]     steps: index retrieval ask sample gemma qwen dslr-tune dslr-floor methods methods-qwen links answers kb hostile
 #                                            this wave (2026-11-25): links answers kb
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -78,6 +78,9 @@ for step in "${steps[@]}"; do
       $PY benchmarks/kb_bench.py --dataset hotpotqa -n 40 --model "$QWEN" | tee "$OUT/kb_qwen.log"
       $PY benchmarks/links_cost.py "$OUT/kb/hotpotqa/ix"
       $PY benchmarks/ask_bench.py --index "$OUT/kb/hotpotqa/ix" -n 30 --cold 3 | tee "$OUT/ask_bench_kb.json" ;;
+    hostile)
+      # issue 13: hostile queries, bad files, crashes and a full disk, prompt injection (counts)
+      $PY benchmarks/hostile.py --out docs/HOSTILE.md | tee "$OUT/hostile_all.txt" ;;
     *) echo "unknown step $step" >&2; exit 1 ;;
   esac
 done
