@@ -1,0 +1,119 @@
+"""Cold-start benchmark: the ONNX query path against the torch path (issue 14).
+
+Measures, as whole processes on this machine, for ``embedding.runtime: auto`` (queries on the
+verified ONNX export) and ``embedding.runtime: torch`` (today's sentence-transformers path):
+  1. cold `drrag ask` on the sample corpus, embedded defaults: median of 7 wall times;
+  2. cold `drrag search --mode hybrid`: median of 7;
+  3. peak RSS of each cold command (``/usr/bin/time -v``, "Maximum resident set size");
+  4. warm in-process hybrid search p50/p95 over the sample questions (query embedding + BM25 +
+     HNSW + RRF + passage fetch), one thread as the query path uses.
+
+    python benchmarks/cold_start.py [--out benchmarks/out/cold_start] [--runs 7]
+
+The machine is shared, so every time is an upper bound. Prints a Markdown table, writes
+results.json. The index is built once with `drrag index` (which also makes the export).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+QUESTION = "In which city was the lead engineer of Project Heron born?"
+WARM_QUERIES = (
+    QUESTION, "Who led Project Heron?", "Which team built the storage engine?", "When did the pilot start?",
+    "What did the meeting decide about the release?", "Where was the first prototype tested?",
+)
+
+
+def drrag(*args: str) -> list[str]:
+    return [sys.executable, "-m", "drrag_cli.cli.main", *args]
+
+
+def timed(cmd: list[str], cwd: Path) -> tuple[float, int]:
+    """Wall seconds and peak RSS (KB) of one whole process, via /usr/bin/time -v."""
+    t0 = time.perf_counter()
+    proc = subprocess.run(["/usr/bin/time", "-v", *cmd], cwd=cwd, capture_output=True, text=True)
+    wall = time.perf_counter() - t0
+    if proc.returncode != 0:
+        sys.exit(f"{' '.join(cmd)} failed: {proc.stderr[-2000:]}")
+    rss = re.search(r"Maximum resident set size \(kbytes\): (\d+)", proc.stderr)
+    return wall, int(rss.group(1)) if rss else 0
+
+
+def cold(cmd: list[str], cwd: Path, runs: int) -> dict[str, float]:
+    timed(cmd, cwd)  # warm-up: page cache, not the process
+    samples = [timed(cmd, cwd) for _ in range(runs)]
+    return {
+        "median_s": round(statistics.median(s for s, _ in samples), 3),
+        "min_s": round(min(s for s, _ in samples), 3),
+        "peak_rss_mb": round(statistics.median(r for _, r in samples) / 1024, 1),
+    }
+
+
+def warm(config: Path, index: Path, runtime: str) -> dict[str, float]:
+    """Warm hybrid search latency in a fresh interpreter (so the other runtime is not loaded)."""
+    code = f"""
+import json, statistics, sys, time
+from drrag_cli.config import load_settings
+from drrag_cli.index.api import Index
+ix = Index.open(load_settings({str(config)!r}, {{"index.path": {str(index)!r}}}))
+qs = {list(WARM_QUERIES)!r}
+for q in qs: ix.search(q, "hybrid", 5)
+ts = []
+for _ in range(20):
+    for q in qs:
+        t = time.perf_counter(); ix.search(q, "hybrid", 5); ts.append(1000 * (time.perf_counter() - t))
+ts.sort()
+print(json.dumps({{"p50_ms": round(statistics.median(ts), 2), "p95_ms": round(ts[int(0.95 * len(ts))], 2),
+                  "runtime": ix.embedder.active_runtime, "torch_loaded": "torch" in sys.modules}}))
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    result = json.loads(out.stdout.strip().splitlines()[-1])
+    assert result["runtime"] == ("onnx" if runtime == "auto" else "torch"), result
+    return result
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--out", default=str(REPO / "benchmarks" / "out" / "cold_start"))
+    ap.add_argument("--runs", type=int, default=7)
+    args = ap.parse_args()
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    index = out / "index"
+    subprocess.run(drrag("index", str(REPO / "sample_corpus"), "--index", str(index), "--rebuild"),
+                   check=True, capture_output=True)
+    results: dict[str, dict] = {}
+    for runtime in ("auto", "torch"):
+        config = out / f"{runtime}.yaml"
+        config.write_text(f"embedding:\n  runtime: {runtime}\nindex:\n  path: {index}\n", encoding="utf-8")
+        base = ("--config", str(config), "--json")
+        results[runtime] = {
+            "ask": cold(drrag("ask", QUESTION, *base), out, args.runs),
+            "search_hybrid": cold(drrag("search", QUESTION, "--mode", "hybrid", *base), out, args.runs),
+            "warm_hybrid": warm(config, index, runtime),
+        }
+    (out / "results.json").write_text(json.dumps(results, indent=1), encoding="utf-8")
+    onnx, torch = results["auto"], results["torch"]
+    print("| measure | ONNX (auto) | torch | torch / ONNX |\n|---|---|---|---|")
+    rows = (("cold `drrag ask`, median", "ask"), ("cold `drrag search --mode hybrid`, median", "search_hybrid"))
+    for name, key in rows:
+        a, b = onnx[key]["median_s"], torch[key]["median_s"]
+        print(f"| {name} of {args.runs} | {a:.2f} s | {b:.2f} s | {b / a:.1f}× |")
+        a, b = onnx[key]["peak_rss_mb"], torch[key]["peak_rss_mb"]
+        print(f"| peak RSS, {key} | {a:.0f} MB | {b:.0f} MB | {b / a:.1f}× |")
+    a, b = onnx["warm_hybrid"]["p50_ms"], torch["warm_hybrid"]["p50_ms"]
+    print(f"| warm hybrid search p50 | {a:.1f} ms | {b:.1f} ms | {b / a:.1f}× |")
+    print("\nShared 2-core machine: times are upper bounds.")
+
+
+if __name__ == "__main__":
+    main()
