@@ -197,6 +197,21 @@ class LocalLLM:
             self._model = _load(self.model_path, self.n_ctx, self.settings.threads)
         return self._model
 
+    def preload(self) -> threading.Thread:
+        """Start loading the model on a daemon thread, so a cold ``ask`` overlaps the load
+        (~0.5 s) with retrieval. A later :attr:`model` waits for it (``_LOCK``); a failed
+        load is silent here and raised again, with its message, by that later access."""
+
+        def load() -> None:
+            try:
+                self.model  # noqa: B018 — the access loads
+            except Exception:  # noqa: BLE001, S110 — the caller's own access re-raises it
+                pass
+
+        thread = threading.Thread(target=load, name="drrag-llm-preload", daemon=True)
+        thread.start()
+        return thread
+
     @property
     def has_chat_template(self) -> bool:
         return bool(self.model.metadata.get("tokenizer.chat_template"))

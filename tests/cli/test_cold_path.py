@@ -68,3 +68,14 @@ def test_without_the_export_queries_run_on_torch(eval_cache: Path, tmp_path: Pat
 
 def _ids(found: dict) -> list[int]:
     return [hit["passage_id"] for hit in found["results"]]
+
+
+def test_an_error_during_the_overlapped_model_load_still_reaches_stderr(tmp_path: Path) -> None:
+    """`ask` loads the LLM on a thread while it retrieves, and llama.cpp silences fd 2 while
+    it loads: an error in retrieval (here: no index) must still print its one line."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "drrag_cli.cli.main", "ask", QUESTION, "--index", str(tmp_path / "none")],
+        capture_output=True, text=True, timeout=300, cwd=tmp_path,
+    )
+    assert proc.returncode == 1 and "no index" in proc.stderr, proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1 and "Traceback" not in proc.stderr
