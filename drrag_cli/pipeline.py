@@ -363,18 +363,13 @@ class Pipeline:
         """Retrieve as the plan says, then answer with one LLM call (unless the strategy
         answered itself, as Adaptive-Note does)."""
         from drrag_cli.generate.answer import generate_answer
+        from drrag_cli.generate.llm import preloading
 
         question = checked_question(question, self.settings, self.count_tokens)
         plan = self.plan(strategy)
         t0 = time.perf_counter()
-        preload = getattr(self.generator, "preload", None)
-        loading = preload() if preload is not None else None  # the model loads while we retrieve
-        try:
+        with preloading(self.generator):  # the model loads while we retrieve
             retrieval = self._retrieve(question, plan, self.params(k), dslr_threshold, on_token)
-        except BaseException:
-            if loading is not None:  # llama.cpp silences fd 2 while it loads: the error must not go there
-                loading.join()
-            raise
         held: list[Any] = []
         if self.settings.answer.guard and retrieval.answer is None:
             retrieval, held = self._hold_out(question, plan, self.params(k), dslr_threshold, retrieval)

@@ -173,6 +173,21 @@ def _load(path: Path, n_ctx: int, threads: int) -> Any:
         return model
 
 
+@contextlib.contextmanager
+def preloading(generator: object) -> Iterator[None]:
+    """Run the block while ``generator`` loads its model on a thread (when it can preload).
+    llama.cpp silences fd 2 while it loads, so a block that fails waits for the load
+    before its error propagates: the error's one line must reach stderr."""
+    preload = getattr(generator, "preload", None)
+    thread = preload() if preload is not None else None
+    try:
+        yield
+    except BaseException:
+        if thread is not None:
+            thread.join()
+        raise
+
+
 class LocalLLM:
     """A llama.cpp model behind the small interface that :mod:`.answer` needs."""
 
