@@ -141,6 +141,14 @@ class NoteSettings:
 
 
 @dataclass(frozen=True)
+class WatchSettings:
+    # `drrag index --watch`: re-index once no file event came for debounce_ms (an editor's save,
+    # a `git checkout` are bursts), or after max_wait_ms of events that never pause
+    debounce_ms: Annotated[int, Min(50)] = 500
+    max_wait_ms: Annotated[int, Min(100)] = 5000
+
+
+@dataclass(frozen=True)
 class Settings:
     index: IndexSettings = field(default_factory=IndexSettings)
     embedding: EmbeddingSettings = field(default_factory=EmbeddingSettings)
@@ -152,6 +160,7 @@ class Settings:
     refine: RefineSettings = field(default_factory=RefineSettings)
     rewrite: RewriteSettings = field(default_factory=RewriteSettings)
     note: NoteSettings = field(default_factory=NoteSettings)
+    watch: WatchSettings = field(default_factory=WatchSettings)
     source: str = "defaults"  # which file these came from (for messages)
 
     def replace(self, overrides: Mapping[str, Any], where: str = "override") -> Settings:

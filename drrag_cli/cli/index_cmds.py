@@ -37,12 +37,21 @@ INDEX_EXAMPLES = (
     "  |  drrag index ~/papers  (adds ~/papers next to the folders indexed before)"
     "  |  drrag index ~/notes-copy --replace  (the index now covers only ~/notes-copy; unchanged"
     " text is not embedded again)  |  drrag index corpus.jsonl --index /tmp/ix --json"
-    "  |  drrag index --rebuild notes/"
+    "  |  drrag index --rebuild notes/  |  drrag index ~/notes --watch  (stays running, re-indexes on change)"
 )
 SEARCH_EXAMPLES = (
     'Examples: drrag search "who leads project heron"  |  drrag search "error 42" --mode bm25 -k 10'
     '  |  drrag search "budget" --json | jq ".results[0].source"'
 )
+
+WatchOpt = Annotated[
+    bool,
+    typer.Option(
+        "--watch",
+        help="Keep running: re-index incrementally whenever files under the roots change (one line per "
+        "re-index; --json: one JSON object per line). Ctrl-C stops.",
+    ),
+]
 
 
 def index(
@@ -71,6 +80,7 @@ def index(
     ] = False,
     json_out: JsonOpt = False,
     verbose: Annotated[bool, typer.Option("--verbose", "-v", help="List skipped files and decoding notes.")] = False,
+    watch: WatchOpt = False,
 ) -> None:
     """Ingest files and folders into an incremental, crash-safe hybrid index.
 
@@ -84,6 +94,11 @@ def index(
     from drrag_cli.index.api import Index
 
     settings = settings_for(config, index, index__chunk_words=chunk_words)
+    if watch:
+        from drrag_cli.cli.watch import run_watch
+
+        run_watch(paths or [], settings, rebuild=rebuild, replace=replace, json_out=json_out, verbose=verbose)
+        return
     err = stderr_console()
     if json_out or not err.is_terminal:
         report = Index.build(paths or [], settings, rebuild=rebuild, replace=replace)

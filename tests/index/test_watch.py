@@ -1,0 +1,150 @@
+"""`drrag index PATH --watch` with the real watcher (watchfiles), the real indexer and a
+real subprocess: an edit shows up in search, a burst of writes is a few re-indexes, not
+fifty, and SIGINT exits 0 with no half-published generation."""
+
+from __future__ import annotations
+
+import json
+import queue
+import signal
+import subprocess
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from drrag_cli.config import Settings
+from drrag_cli.index.api import Index
+from drrag_cli.index.watch import ChangeFilter, WatchRun, watch_index
+from tests.conftest import drrag_cmd
+
+pytestmark = pytest.mark.slow
+WAIT = 120.0  # bound of every wait (a slow shared machine), never a timing target
+
+
+class Lines:
+    """Lines of a stream, read on a thread so every wait is bounded."""
+
+    def __init__(self, stream: Any) -> None:
+        self.q: queue.Queue[str | None] = queue.Queue()
+        threading.Thread(target=self._read, args=(stream,), daemon=True).start()
+
+    def _read(self, stream: Any) -> None:
+        for line in stream:
+            self.q.put(line)
+        self.q.put(None)
+
+    def event(self, timeout: float = WAIT) -> dict[str, Any]:
+        line = self.q.get(timeout=timeout)
+        assert line is not None, "the watcher exited"
+        return json.loads(line)
+
+    def rest(self) -> list[str]:
+        out = []
+        while (line := self.q.get(timeout=WAIT)) is not None:
+            out.append(line)
+        return out
+
+
+def test_watch_reindexes_an_edit_and_a_burst_once_and_stops_cleanly_on_sigint(corpus: Path, tmp_path: Path) -> None:
+    ix = corpus / ".drrag"  # inside the watched root: its own writes must not trigger re-indexes
+    settings = Settings().replace({"index.path": str(ix)})
+    Index.build([corpus], settings)  # the watcher's first build then finds nothing to do
+    proc = subprocess.Popen(
+        drrag_cmd("index", str(corpus), "--watch", "--json", "--index", str(ix)),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=tmp_path,
+    )
+    try:
+        out = Lines(proc.stdout)
+        start = out.event()
+        assert (start["event"], start["trigger"], start["published"]) == ("index", "start", False)
+
+        (corpus / ".scratch.md").write_text("Hidden scratch note about Zanzibar.\n")  # excluded: ignored
+        mara = corpus / "notes" / "mara.txt"
+        mara.write_text("Mara Quint moved to Zanzibar in 2024 and keeps bees.\n")
+        run = out.event()
+        assert (run["trigger"], run["files"]["updated"], run["published"]) == ("change", 1, True)
+        assert run["changed"] == [str(mara.resolve())]
+        hits = Index.open(settings).search("Zanzibar bees", mode="bm25", k=3)
+        assert hits and "Zanzibar" in hits[0].passage.text
+        assert not any(".scratch" in h.passage.source for h in hits)
+
+        for i in range(50):  # a burst, like a `git checkout`
+            (corpus / "notes" / f"burst{i:02d}.md").write_text(f"# Burst {i}\nWalrus colony number {i}.\n")
+        runs = []
+        while sum(r["files"]["added"] for r in runs) < 50:
+            runs.append(out.event())
+        assert len(runs) <= 3, [len(r["changed"]) for r in runs]
+        assert Index.open(settings).status()["files"] == 6 + 50
+
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(timeout=WAIT) == 0
+        assert out.rest() == []  # its own index writes never started a re-index
+        assert "Traceback" not in proc.stderr.read()
+        assert not list(ix.glob("*.tmp")) and Index.open(settings).status()["files"] == 56
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+def test_a_failing_file_is_reported_and_the_loop_keeps_going(corpus: Path, settings: Settings) -> None:
+    runs: queue.Queue[WatchRun] = queue.Queue()
+    stop = threading.Event()
+    thread = threading.Thread(target=watch_index, args=([corpus], settings, runs.put), kwargs={"stop": stop})
+    thread.start()
+    try:
+        assert runs.get(timeout=WAIT).trigger == "start"
+        (corpus / "broken.pdf").write_bytes(b"%PDF-1.4 not really a pdf")
+        broken = runs.get(timeout=WAIT)
+        assert broken.report is not None and str(corpus / "broken.pdf") in broken.report.skipped_files
+        (corpus / "later.md").write_text("# Later\nThe heron nests were counted in June.\n")
+        later = runs.get(timeout=WAIT)
+        assert later.report is not None and later.report.added == 1 and later.report.published
+        assert "heron nests" in Index.open(settings).search("heron nests counted", mode="bm25", k=1)[0].passage.text
+    finally:
+        stop.set()
+        thread.join(timeout=WAIT)
+    assert not thread.is_alive()
+
+
+def test_change_filter_keeps_only_what_the_indexer_reads(tmp_path: Path) -> None:
+    from watchfiles import Change
+
+    root = tmp_path / "notes"
+    (root / "sub").mkdir(parents=True)
+    (root / ".drragignore").write_text("drafts\n")
+    single = tmp_path / "single.txt"
+    single.write_text("x")
+    ix = root / "ix"
+    keep = ChangeFilter([root, single], ix, (".*", "node_modules"))
+
+    def kept(path: Path, change: Change = Change.modified) -> bool:
+        return keep(change, str(path))
+
+    assert kept(root / "a.md") and kept(root / "sub" / "b.PDF") and kept(single)
+    assert kept(root / "sub") and kept(root / "gone", Change.deleted)  # folders: their files come along
+    assert kept(root / ".drragignore")  # it changes what is indexed
+    assert not kept(root / ".hidden.md") and not kept(root / "node_modules" / "x.md")
+    assert not kept(root / "drafts" / "x.md")  # the root's .drragignore
+    assert not kept(ix / "gen-000002" / "manifest.json")  # the index's own writes
+    assert not kept(root / "photo.png") and not kept(root / "4913.swp", Change.deleted)
+    assert not kept(tmp_path / "other.txt")  # next to a file root, not under a root
+    (root / ".drragignore").write_text("")
+    keep.refresh()
+    assert kept(root / "drafts" / "x.md")
+
+
+def test_a_missing_path_is_one_user_error_not_a_watcher_on_nothing(tmp_path: Path) -> None:
+    proc = subprocess.run(
+        drrag_cmd("index", str(tmp_path / "nope"), "--watch", "--index", str(tmp_path / "ix")),
+        capture_output=True,
+        text=True,
+        timeout=WAIT,
+    )
+    assert proc.returncode == 1
+    assert proc.stderr.startswith("drrag: error: path") and len(proc.stderr.strip().splitlines()) == 1
