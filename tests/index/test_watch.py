@@ -23,6 +23,12 @@ pytestmark = pytest.mark.slow
 WAIT = 120.0  # bound of every wait (a slow shared machine), never a timing target
 
 
+def default_sigint() -> None:
+    """In the child: SIGINT as in a terminal, even when pytest runs as a background job
+    (which starts with SIGINT ignored, and Python keeps it ignored)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 class Lines:
     """Lines of a stream, read on a thread so every wait is bounded."""
 
@@ -57,6 +63,7 @@ def test_watch_reindexes_an_edit_and_a_burst_once_and_stops_cleanly_on_sigint(co
         stderr=subprocess.PIPE,
         text=True,
         cwd=tmp_path,
+        preexec_fn=default_sigint,
     )
     try:
         out = Lines(proc.stdout)
