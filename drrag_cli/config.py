@@ -149,6 +149,15 @@ class WatchSettings:
 
 
 @dataclass(frozen=True)
+class ServeSettings:
+    # `drrag serve` (HTTP) and the shared warm Service under `drrag mcp`
+    host: str = "127.0.0.1"  # any other address needs --token / DRRAG_TOKEN
+    port: Annotated[int, Min(1)] = 8765
+    timeout: Annotated[float, Min(0.1)] = 60.0  # seconds a request may wait for the one LLM, then 503
+    max_body_bytes: Annotated[int, Min(1024)] = 1_000_000  # larger request bodies get 413
+
+
+@dataclass(frozen=True)
 class Settings:
     index: IndexSettings = field(default_factory=IndexSettings)
     embedding: EmbeddingSettings = field(default_factory=EmbeddingSettings)
@@ -161,6 +170,7 @@ class Settings:
     rewrite: RewriteSettings = field(default_factory=RewriteSettings)
     note: NoteSettings = field(default_factory=NoteSettings)
     watch: WatchSettings = field(default_factory=WatchSettings)
+    serve: ServeSettings = field(default_factory=ServeSettings)
     source: str = "defaults"  # which file these came from (for messages)
 
     def replace(self, overrides: Mapping[str, Any], where: str = "override") -> Settings:

@@ -40,3 +40,7 @@ class ModelError(DrragError):
 
 class DiskFullError(DrragError):
     """No space left where the index is written (the previous index stays live)."""
+
+
+class BusyError(DrragError):
+    """A server's one LLM stayed busy longer than the request may wait (HTTP 503)."""
