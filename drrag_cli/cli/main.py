@@ -58,6 +58,9 @@ def _register() -> None:
     ask_cmds.register(app)
     model_cmds.register(app)
     eval_cmds.register(app)
+    from drrag_cli.cli import mcp_cmds
+
+    mcp_cmds.register(app)
 
 
 _register()
