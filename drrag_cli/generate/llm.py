@@ -169,6 +169,12 @@ def _load(path: Path, n_ctx: int, threads: int) -> Any:
                 )
         except (ValueError, RuntimeError, OSError) as exc:
             raise ModelError(f"cannot load GGUF model {path} (corrupt or unsupported: {exc}; {FIX_HINT})") from exc
+        from drrag_cli.generate import kv_cache
+
+        model.drrag_kv_path = kv_cache.state_path(path, n_ctx, _amx_cpu())
+        model.drrag_kv_pending = True  # this process may still leave its state for the next
+        with _quiet_stderr():
+            kv_cache.restore(model, model.drrag_kv_path)
         _CACHE[key] = model
         return model
 
@@ -274,19 +280,26 @@ class LocalLLM:
         model = self.model  # loads (quietly) before anything is streamed
         if options:
             kwargs["grammar"] = _grammar(options)
+        keep = _keeps_state(model, tokens)
         try:
             if on_token is None:
                 result = model.create_completion(tokens, **kwargs)
-                return str(result["choices"][0]["text"])
-            pieces: list[str] = []
-            for chunk in model.create_completion(tokens, stream=True, **kwargs):
-                piece = str(chunk["choices"][0]["text"])
-                if piece:
-                    pieces.append(piece)
-                    on_token(piece)
-            return "".join(pieces)
+                text = str(result["choices"][0]["text"])
+            else:
+                pieces: list[str] = []
+                for chunk in model.create_completion(tokens, stream=True, **kwargs):
+                    piece = str(chunk["choices"][0]["text"])
+                    if piece:
+                        pieces.append(piece)
+                        on_token(piece)
+                text = "".join(pieces)
         except ValueError as exc:  # e.g. "Requested tokens exceed context window"
             raise ModelError(f"generation failed: {exc} (raise llm.n_ctx)") from exc
+        if keep:
+            from drrag_cli.generate import kv_cache
+
+            kv_cache.save(model, model.drrag_kv_path)
+        return text
 
     def render_chat(self, messages: list[dict[str, str]]) -> str:
         """The GGUF's own chat template applied to ``messages`` (generation prompt added).
@@ -345,6 +358,18 @@ class LocalLLM:
         bos = model._model.token_get_text(bos_id) if bos_id != -1 else ""
         eos = model._model.token_get_text(eos_id) if eos_id != -1 else ""
         return bos, eos
+
+
+def _keeps_state(model: Any, tokens: list[int]) -> bool:  # noqa: ANN401
+    """True for a process's first completion when the next cold process should start from
+    its state (:mod:`.kv_cache`): there is no stored state, or it shares too little with
+    this prompt."""
+    if not getattr(model, "drrag_kv_pending", False):
+        return False
+    from drrag_cli.generate import kv_cache
+
+    model.drrag_kv_pending = False
+    return kv_cache.shared(model, tokens) < kv_cache.USEFUL
 
 
 def _grammar(options: Sequence[str]) -> Any:
