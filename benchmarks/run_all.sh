@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Every number in docs/BENCHMARKS.md comes from this script (run on a quiet machine).
-#   bash benchmarks/run_all.sh [step...]     steps: index retrieval ask sample gemma qwen dslr-tune dslr-floor methods methods-qwen links answers kb hostile
+#   bash benchmarks/run_all.sh [step...]     steps: index retrieval ask sample gemma qwen dslr-tune dslr-floor methods methods-qwen links answers kb hostile cold
 #                                            this wave (2026-11-25): links answers kb
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -81,6 +81,9 @@ for step in "${steps[@]}"; do
     hostile)
       # issue 13: hostile queries, bad files, crashes and a full disk, prompt injection (counts)
       $PY benchmarks/hostile.py --out docs/HOSTILE.md | tee "$OUT/hostile_all.txt" ;;
+    cold)
+      # issue 14: cold ask / cold hybrid search / peak RSS / warm p50, ONNX query path against torch
+      $PY benchmarks/cold_start.py --runs 7 | tee "$OUT/cold_start.txt" ;;
     *) echo "unknown step $step" >&2; exit 1 ;;
   esac
 done
