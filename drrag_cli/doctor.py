@@ -180,7 +180,9 @@ def _llm(settings: Settings) -> str:
             f"{gen.model_path} answered {answer.text!r} to a probe whose document says {expected!r}; "
             "it does not follow the answer prompt (try another GGUF: drrag models list)"
         )
-    return f"{gen.model_path} answers a probe correctly ({answer.text!r}, {answer.generate_s:.2f} s)"
+    kv = getattr(gen.model, "drrag_kv_path", None)
+    state = f"prompt KV state {kv}" if kv is not None and kv.is_file() else "no prompt KV state stored"
+    return f"{gen.model_path} answers a probe correctly ({answer.text!r}, {answer.generate_s:.2f} s); {state}"
 
 
 def _index(settings: Settings) -> str:
