@@ -61,6 +61,9 @@ def _register() -> None:
     from drrag_cli.cli import mcp_cmds
 
     mcp_cmds.register(app)
+    from drrag_cli.cli import serve_cmds
+
+    serve_cmds.register(app)
 
 
 _register()

@@ -1,0 +1,389 @@
+"""`drrag serve`: the warm :class:`~drrag_cli.serve.service.Service` as a local HTTP JSON API.
+
+    POST /search  {query, k?, mode?, strategy?}   -> the `drrag search --json` document
+    POST /ask     {question, strategy?, k?, stream?} -> the `drrag ask --json` document;
+                  with "stream": true, server-sent events: `token` events ({"text": ...})
+                  as the answer is generated, then one `answer` event (the document) or
+                  one `error` event ({"error": ...})
+    GET  /status  -> `drrag status --json` + generation, uptime, requests, LLM queue
+    GET  /health  -> {"status": "ok"} (no work, for probes)
+
+Starlette (not FastAPI): it is already installed as a dependency of the MCP SDK, and four
+hand-validated routes need no dependency-injection or schema layer. Every error is one
+JSON line ``{"error": "..."}``, the same text the CLI prints after ``drrag: error:``:
+400 for bad input (malformed JSON, a wrong or unknown field, what the CLI refuses), 401
+without the bearer token (compared with :func:`hmac.compare_digest`, checked before the
+body is read), 413 for a body over ``serve.max_body_bytes``, 503 when the LLM queue
+wait passes ``serve.timeout``. Blocking work runs on worker threads: searches on their
+own pool, so requests waiting for the LLM never hold the threads searches need.
+
+Connections: uvicorn closes a keep-alive connection after ``KEEP_ALIVE_S`` idle, and
+:class:`IdleClosingH11` does the same for a connection that never sends a request (uvicorn
+alone keeps those forever), so 1,000 idle sockets cost file descriptors for seconds, not
+the server. ``LIMIT_CONCURRENCY`` sits above such a flood; beyond it uvicorn answers 503.
+"""
+
+from __future__ import annotations
+
+import hmac
+import json
+import logging
+import math
+import socket
+import sys
+import threading
+from typing import TYPE_CHECKING, Any
+
+from drrag_cli.errors import BusyError, DrragError, InputError
+
+if TYPE_CHECKING:
+    from starlette.applications import Starlette
+    from starlette.requests import Request
+    from starlette.responses import Response
+
+    from drrag_cli.serve.service import Service
+
+log = logging.getLogger("drrag.serve")
+
+KEEP_ALIVE_S = 5  # idle seconds before a connection is closed
+LIMIT_CONCURRENCY = 2048  # open connections + tasks before uvicorn answers 503
+SEARCH_THREADS = 8  # searches in flight at once (2-core machines gain nothing from more)
+ASK_THREADS = 64  # asks in flight: most of them wait in the LLM queue
+
+FIELDS: dict[str, dict[str, type]] = {
+    "/search": {"query": str, "k": int, "mode": str, "strategy": str},
+    "/ask": {"question": str, "strategy": str, "k": int, "stream": bool},
+}
+REQUIRED = {"/search": "query", "/ask": "question"}
+
+
+class HTTPProblem(Exception):
+    """A refusal with its status code and one-line reason."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def status_of(err: DrragError) -> int:
+    if isinstance(err, BusyError):
+        return 503
+    if isinstance(err, InputError):
+        return 400
+    return 500  # a model or index that fails on the server side
+
+
+def dumps(doc: Any) -> str:
+    """The document as the CLI's --json prints it (valid UTF-8 JSON, NaN as null), one line."""
+    from drrag_cli.cli.common import json_safe
+
+    return json.dumps(json_safe(doc), ensure_ascii=False, allow_nan=False)
+
+
+def json_response(doc: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
+    from starlette.responses import Response
+
+    return Response(dumps(doc) + "\n", status, headers, media_type="application/json")
+
+
+def error_response(status: int, message: str, headers: dict[str, str] | None = None) -> Response:
+    if status == 503:
+        headers = {"Retry-After": "1", **(headers or {})}
+    return json_response({"error": " ".join(message.split())}, status, headers)
+
+
+# -- request bodies ------------------------------------------------------------------------
+async def read_body(request: Request, limit: int) -> dict[str, Any]:
+    """The JSON object of the body, validated against the route's fields. Reading stops
+    at ``limit`` bytes (413), whatever Content-Length claims."""
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > limit:
+        raise HTTPProblem(
+            413, f"request body of {int(declared)} bytes is over the limit of {limit} (serve.max_body_bytes)"
+        )
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            raise HTTPProblem(413, f"request body is over the limit of {limit} bytes (serve.max_body_bytes)")
+        chunks.append(chunk)
+    try:
+        data = json.loads(b"".join(chunks))
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise HTTPProblem(400, f"request body is not valid JSON ({exc}); send a JSON object") from exc
+    return checked_fields(request.url.path, data)
+
+
+def checked_fields(path: str, data: Any) -> dict[str, Any]:
+    fields = FIELDS[path]
+    allowed = ", ".join(fields)
+    if not isinstance(data, dict):
+        raise HTTPProblem(400, f"{path} takes a JSON object with the fields {allowed}, not {type(data).__name__}")
+    for name, value in data.items():
+        if name not in fields:
+            raise HTTPProblem(400, f"unknown field {name!r} in {path} (allowed: {allowed})")
+        want = fields[name]
+        if value is None and name != REQUIRED[path]:
+            continue
+        if not isinstance(value, want) or (want is int and isinstance(value, bool)):
+            raise HTTPProblem(400, f"field {name!r} of {path} must be {_type_name(want)}, not {_json_type(value)}")
+    if REQUIRED[path] not in data:
+        raise HTTPProblem(400, f"{path} needs the field {REQUIRED[path]!r} (a string)")
+    return data
+
+
+def _type_name(t: type) -> str:
+    return {str: "a string", int: "an integer", bool: "true or false"}[t]
+
+
+def _json_type(value: Any) -> str:
+    names = {bool: "a boolean", int: "an integer", float: "a number", str: "a string", list: "an array"}
+    return "null" if value is None else names.get(type(value), "an object")
+
+
+# -- the app ---------------------------------------------------------------------------------
+def build_app(service: Service, token: str | None = None, max_body_bytes: int = 1_000_000) -> Any:
+    """The ASGI app: Starlette routes behind the bearer-token check (when ``token``)."""
+    import anyio
+    from starlette.applications import Starlette
+    from starlette.routing import Route
+
+    search_threads = anyio.CapacityLimiter(SEARCH_THREADS)
+    ask_threads = anyio.CapacityLimiter(ASK_THREADS)
+
+    async def search(request: Request) -> Response:
+        body = await read_body(request, max_body_bytes)
+        doc = await anyio.to_thread.run_sync(
+            lambda: service.search(
+                body["query"], k=body.get("k"), mode=body.get("mode"), strategy=body.get("strategy")
+            ),
+            limiter=search_threads,
+        )
+        return json_response(doc)
+
+    async def ask(request: Request) -> Any:
+        body = await read_body(request, max_body_bytes)
+        return AskResponse(service, body, ask_threads)
+
+    async def status(request: Request) -> Response:
+        return json_response(await anyio.to_thread.run_sync(service.status, limiter=search_threads))
+
+    async def health(request: Request) -> Response:
+        return json_response({"status": "ok"})
+
+    async def problem(request: Request, exc: Exception) -> Response:
+        if isinstance(exc, HTTPProblem):
+            return error_response(exc.status, str(exc))
+        if isinstance(exc, DrragError):
+            return error_response(status_of(exc), str(exc))
+        from starlette.exceptions import HTTPException
+
+        if isinstance(exc, HTTPException):  # 404, 405 from the router
+            return error_response(exc.status_code, f"{exc.detail}: {request.method} {request.url.path}")
+        log.exception("internal error on %s", request.url.path)
+        return error_response(500, f"internal error: {type(exc).__name__}: {exc}")
+
+    app: Starlette = Starlette(
+        routes=[
+            Route("/search", search, methods=["POST"]),
+            Route("/ask", ask, methods=["POST"]),
+            Route("/status", status, methods=["GET"]),
+            Route("/health", health, methods=["GET"]),
+        ],
+        exception_handlers={HTTPProblem: problem, DrragError: problem, 404: problem, 405: problem},
+    )
+    return BearerToken(app, token) if token else app
+
+
+class AskResponse:
+    """/ask as an ASGI response: the answer runs on a worker thread while a watcher waits
+    for the client to disconnect; if it does, the generation stops between two tokens.
+    With ``stream`` the tokens go out as server-sent events as they come."""
+
+    def __init__(self, service: Service, body: dict[str, Any], limiter: Any) -> None:
+        self.service = service
+        self.body = body
+        self.limiter = limiter
+        self.gone = threading.Event()
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        import anyio
+
+        async with anyio.create_task_group() as tg:
+
+            async def watch() -> None:
+                while (await receive())["type"] != "http.disconnect":
+                    pass
+                self.gone.set()
+
+            tg.start_soon(watch)
+            try:
+                if self.body.get("stream"):
+                    await self.stream(send)
+                else:
+                    await self.whole(send)
+            except OSError:  # the client left while we wrote
+                self.gone.set()
+            finally:
+                tg.cancel_scope.cancel()
+
+    def run(self, on_token: Any = None) -> dict[str, Any]:
+        b = self.body
+        return self.service.ask(
+            b["question"], strategy=b.get("strategy"), k=b.get("k"), on_token=on_token, cancelled=self.gone.is_set
+        )
+
+    async def whole(self, send: Any) -> None:
+        import anyio
+
+        from drrag_cli.serve.service import Cancelled
+
+        try:
+            doc = await anyio.to_thread.run_sync(self.run, limiter=self.limiter)
+            response = json_response(doc)
+        except Cancelled:  # nobody is listening; this only closes the exchange
+            response = error_response(503, "the client disconnected; the answer was stopped")
+        except DrragError as err:
+            response = error_response(status_of(err), str(err))
+        await response({"type": "http"}, _no_receive, send)
+
+    async def stream(self, send: Any) -> None:
+        import anyio
+        import anyio.from_thread
+
+        from drrag_cli.serve.service import Cancelled
+
+        sender, events = anyio.create_memory_object_stream[tuple[str, Any]](math.inf)
+
+        def on_token(piece: str) -> None:
+            anyio.from_thread.run_sync(sender.send_nowait, ("token", {"text": piece}))
+
+        async def produce() -> None:
+            async with sender:
+                try:
+                    doc = await anyio.to_thread.run_sync(lambda: self.run(on_token), limiter=self.limiter)
+                    sender.send_nowait(("answer", doc))
+                except Cancelled:
+                    pass
+                except DrragError as err:
+                    sender.send_nowait(("error", {"error": " ".join(str(err).split()), "status": status_of(err)}))
+                except Exception as exc:  # noqa: BLE001 - reported in the stream, logged here
+                    log.exception("internal error on /ask")
+                    sender.send_nowait(("error", {"error": f"internal error: {type(exc).__name__}: {exc}"}))
+
+        headers = [
+            (b"content-type", b"text/event-stream; charset=utf-8"),
+            (b"cache-control", b"no-cache"),
+            (b"x-accel-buffering", b"no"),
+        ]
+        await send({"type": "http.response.start", "status": 200, "headers": headers})
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(produce)
+            async with events:
+                async for event, data in events:
+                    chunk = f"event: {event}\ndata: {dumps(data)}\n\n".encode()
+                    await send({"type": "http.response.body", "body": chunk, "more_body": True})
+        await send({"type": "http.response.body", "body": b"", "more_body": False})
+
+
+async def _no_receive() -> dict[str, Any]:  # a Response never reads here
+    return {"type": "http.disconnect"}
+
+
+class BearerToken:
+    """ASGI wrapper: every HTTP request must carry ``Authorization: Bearer TOKEN``
+    (compared in constant time), else 401 and no data; the body is never read."""
+
+    def __init__(self, app: Any, token: str) -> None:
+        self.app = app
+        self.expected = b"Bearer " + token.encode("utf-8")
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "http":
+            sent = dict(scope.get("headers") or []).get(b"authorization", b"")
+            if not hmac.compare_digest(sent, self.expected):
+                response = error_response(
+                    401,
+                    "missing or wrong bearer token: send 'Authorization: Bearer TOKEN' (drrag serve --token)",
+                    {"WWW-Authenticate": "Bearer"},
+                )
+                await response(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+
+# -- uvicorn ------------------------------------------------------------------------------------
+def idle_closing_h11() -> type:
+    """uvicorn's h11 protocol, closing a connection that sends no request for KEEP_ALIVE_S."""
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    class IdleClosingH11(H11Protocol):
+        def connection_made(self, transport: Any) -> None:  # type: ignore[override]
+            super().connection_made(transport)
+            self.timeout_keep_alive_task = self.loop.call_later(
+                self.timeout_keep_alive, self.timeout_keep_alive_handler
+            )
+
+    return IdleClosingH11
+
+
+def bind(host: str, port: int) -> socket.socket:
+    """The listening socket (port 0 = any free port), bound before uvicorn starts so the
+    URL is known and a taken port is one clear error."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError as exc:
+        sock.close()
+        raise InputError(f"cannot listen on {host}:{port}: {exc.strerror}; choose another --port or --host") from exc
+    sock.listen(2048)
+    sock.set_inheritable(True)
+    return sock
+
+
+def url_of(sock: socket.socket) -> str:
+    host, port = sock.getsockname()[:2]
+    return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
+
+
+def raise_fd_limit(want: int = LIMIT_CONCURRENCY + 256) -> None:
+    """Room for LIMIT_CONCURRENCY sockets: raise the soft open-files limit toward the hard one."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = want if hard == resource.RLIM_INFINITY else min(want, hard)
+    if soft != resource.RLIM_INFINITY and soft < target:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+
+
+def make_server(app: Any, log_level: str = "warning") -> Any:
+    import uvicorn
+
+    config = uvicorn.Config(
+        app,
+        http=idle_closing_h11(),
+        lifespan="off",
+        log_level=log_level,
+        timeout_keep_alive=KEEP_ALIVE_S,
+        limit_concurrency=LIMIT_CONCURRENCY,
+        access_log=False,
+    )
+    return uvicorn.Server(config)
+
+
+def run(app: Any, sock: socket.socket) -> None:
+    """Serve until Ctrl-C / SIGTERM (uvicorn finishes in-flight requests first)."""
+    raise_fd_limit()
+    make_server(app).run(sockets=[sock])
+    print("drrag serve: stopped", file=sys.stderr, flush=True)
+
+
+def is_loopback(host: str) -> bool:
+    import ipaddress
+
+    try:
+        return host == "localhost" or ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
