@@ -11,7 +11,11 @@ For each it reports the latency, the build's own seconds (scan + embed + write +
 the watcher's JSON line) and the rest: the time to notice and debounce the change, which the
 issue's target bounds ("within 5 s, plus its embedding time").
 
-    python benchmarks/watch_latency.py [--edits 5] [--bursts 50,1000] [--out benchmarks/out/watch]
+    python benchmarks/watch_latency.py [--edits 5] [--bursts 50,1000] [--via index|service]
+                                       [--out benchmarks/out/watch]
+
+``--via service`` polls one warm :class:`Service` instead (what `drrag serve` and `drrag mcp`
+answer from): its latency adds the switch to the new generation (opened and warmed).
 
 The machine is shared, so every time is an upper bound. Prints a Markdown table, writes
 results.json.
@@ -30,6 +34,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -43,16 +48,52 @@ POLL_S = 0.02
 LIMIT_S = 600.0
 
 
-def found(settings: Settings, token: str) -> bool:
-    try:
-        return bool(Index.open(settings).bm25_ranked(token, 1))
-    except Exception:  # noqa: BLE001 - a generation pruned between resolve and open: poll again
-        return False
+Probe = Callable[[str], bool]  # does a search for this token find it?
 
 
-def wait_for(settings: Settings, token: str, since: float) -> float:
+def index_probe(settings: Settings) -> Probe:
+    """What a new `drrag search` process sees: `Index.open` of the live generation, opened
+    again only when CURRENT names a new one (opening tantivy every 20 ms would take a core
+    from the build being measured)."""
+    from drrag_cli.index import layout
+
+    root = Path(settings.index.path)
+    opened: dict[str, Index] = {}
+
+    def found(token: str) -> bool:
+        gen = layout.current_generation(root)
+        if gen is None:
+            return False
+        try:
+            if gen.name not in opened:
+                opened.clear()
+                opened[gen.name] = Index.open(settings)
+            return bool(opened[gen.name].bm25_ranked(token, 1))
+        except Exception:  # noqa: BLE001 - a generation pruned between resolve and open: poll again
+            opened.clear()
+            return False
+
+    return found
+
+
+def service_probe(settings: Settings) -> Probe:
+    """One warm Service, as `drrag serve` / `drrag mcp` hold it: it switches to a new
+    generation (opened and warmed) at the next request after CURRENT changes."""
+    from drrag_cli.serve.service import Service
+
+    service = Service(settings)
+    service.load()
+
+    def found(token: str) -> bool:
+        hits = service.search(token, mode="bm25", k=1)["results"]
+        return bool(hits) and token in hits[0]["text"]
+
+    return found
+
+
+def wait_for(found: Probe, token: str, since: float) -> float:
     while time.perf_counter() - since < LIMIT_S:
-        if found(settings, token):
+        if found(token):
             return time.perf_counter() - since
         time.sleep(POLL_S)
     sys.exit(f"{token} never showed up in {LIMIT_S:.0f} s")
@@ -101,23 +142,23 @@ class Watcher:
         return self.proc.wait(timeout=60)
 
 
-def one_edit(w: Watcher, settings: Settings, note: Path, i: int) -> dict[str, float]:
+def one_edit(w: Watcher, found: Probe, note: Path, i: int) -> dict[str, float]:
     token = f"zqedit{i:03d}x"
     t0 = time.perf_counter()
     with open(note, "a", encoding="utf-8") as fh:
         fh.write(f"\nThe inspection code of round {i} is {token}.\n")
-    latency = wait_for(settings, token, t0)
+    latency = wait_for(found, token, t0)
     runs = w.runs_until(lambda rs: any(r.get("published") for r in rs))
     build = sum(r.get("seconds", 0.0) for r in runs)
     return {"latency_s": latency, "build_s": build, "notice_s": latency - build, "runs": len(runs)}
 
 
-def burst(w: Watcher, settings: Settings, folder: Path, n: int) -> dict[str, float]:
+def burst(w: Watcher, found: Probe, folder: Path, n: int) -> dict[str, float]:
     folder.mkdir()
     for i in range(n):
         (folder / f"f{i:04d}.md").write_text(f"# Burst note {i}\nThe crate label is zqburst{n}n{i:04d}x.\n")
     t0 = time.perf_counter()
-    latency = wait_for(settings, f"zqburst{n}n{n - 1:04d}x", t0)
+    latency = wait_for(found, f"zqburst{n}n{n - 1:04d}x", t0)
     runs = w.runs_until(lambda rs: sum(r.get("files", {}).get("added", 0) for r in rs) >= n)
     build = sum(r.get("seconds", 0.0) for r in runs)
     embedded = sum(r.get("passages_embedded", 0) for r in runs)
@@ -135,6 +176,12 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--edits", type=int, default=5)
     ap.add_argument("--bursts", default="50,1000")
+    ap.add_argument(
+        "--via",
+        choices=("index", "service"),
+        default="index",
+        help="who searches: a fresh Index.open per poll, or one warm Service (what drrag serve / mcp answer from)",
+    )
     ap.add_argument("--out", default=str(REPO / "benchmarks" / "out" / "watch"))
     args = ap.parse_args()
     with tempfile.TemporaryDirectory(prefix="drrag-watch-") as tmp:
@@ -143,17 +190,19 @@ def main() -> None:
         ix = Path(tmp) / "ix"
         settings = Settings().replace({"index.path": str(ix)})
         Index.build([corpus], settings)
+        found = service_probe(settings) if args.via == "service" else index_probe(settings)
         w = Watcher(corpus, ix)
         w.runs_until(lambda rs: rs[-1].get("trigger") == "start")
         edits = [
-            one_edit(w, settings, corpus / "notes" / sorted((corpus / "notes").iterdir())[0].name, i)
+            one_edit(w, found, corpus / "notes" / sorted((corpus / "notes").iterdir())[0].name, i)
             for i in range(args.edits)
         ]
-        bursts = [burst(w, settings, corpus / f"burst{n}", int(n)) for n in args.bursts.split(",") if n]
+        bursts = [burst(w, found, corpus / f"burst{n}", int(n)) for n in args.bursts.split(",") if n]
         code = w.stop()
     report = {
         "edits": edits,
         "bursts": bursts,
+        "via": args.via,
         "exit_code": code,
         "settings": Settings().watch.__dict__,
         "python": sys.version.split()[0],

@@ -97,6 +97,58 @@ def test_stdio_lists_every_tool_with_a_schema_and_calls_each(ix: Path, tmp_path:
     stdio_session(ix, tmp_path, body)
 
 
+def test_stdout_carries_only_protocol_even_while_the_llm_answers(ix: Path, tmp_path: Path) -> None:
+    """Raw JSON-RPC on the pipes (the SDK client would skip a stray line): every byte on
+    stdout, through model loading and an `ask` (llama.cpp), is a JSON-RPC message."""
+    from mcp_types.version import LATEST_HANDSHAKE_VERSION
+
+    proc = subprocess.Popen(
+        drrag_cmd("mcp", "--index", str(ix)),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        cwd=tmp_path,
+    )
+    assert proc.stdin is not None and proc.stdout is not None
+    lines: list[str] = []
+
+    def send(message: dict[str, Any]) -> None:
+        proc.stdin.write(json.dumps({"jsonrpc": "2.0", **message}) + "\n")  # type: ignore[union-attr]
+        proc.stdin.flush()  # type: ignore[union-attr]
+
+    def reply(request_id: int) -> dict[str, Any]:
+        while True:
+            line = proc.stdout.readline()  # type: ignore[union-attr]
+            assert line, f"stdout closed; it had: {lines}"
+            lines.append(line)
+            message = json.loads(line)  # a stray print would fail here
+            if message.get("id") == request_id:
+                return message
+
+    try:
+        info = {"name": "raw-test", "version": "0"}
+        send(
+            {
+                "id": 1,
+                "method": "initialize",
+                "params": {"protocolVersion": LATEST_HANDSHAKE_VERSION, "capabilities": {}, "clientInfo": info},
+            }
+        )
+        assert reply(1)["result"]["serverInfo"]["name"] == "drrag"
+        send({"method": "notifications/initialized"})
+        send({"id": 2, "method": "tools/call", "params": {"name": "ask", "arguments": {"question": QUESTION}}})
+        assert reply(2)["result"]["structuredContent"]["answer"]
+        proc.stdin.close()
+        assert proc.wait(timeout=WAIT) == 0
+        rest = proc.stdout.read()
+        assert all(json.loads(line) for line in rest.splitlines())
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
 def test_a_missing_index_is_one_line_before_any_protocol(tmp_path: Path) -> None:
     proc = subprocess.run(
         drrag_cmd("mcp", "--index", str(tmp_path / "nothing")),
