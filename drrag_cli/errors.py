@@ -44,3 +44,11 @@ class DiskFullError(DrragError):
 
 class BusyError(DrragError):
     """A server's one LLM stayed busy longer than the request may wait (HTTP 503)."""
+
+
+class ServerDownError(DrragError):
+    """No drrag server answers at the URL given (`drrag ask --server`, DRRAG_SERVER)."""
+
+
+class ServerError(DrragError):
+    """A drrag server failed on its side (HTTP 5xx)."""

@@ -21,6 +21,7 @@ from drrag_cli.cli.common import (
     settings_for,
     stderr_console,
 )
+from drrag_cli.errors import InputError, ServerDownError
 
 if TYPE_CHECKING:
     from drrag_cli.config import Settings
@@ -30,6 +31,7 @@ ASK_EXAMPLES = (
     '  |  drrag ask "..." --strategy qdc -k 6 --explain  |  drrag ask "..." --json | jq .answer'
     '  |  drrag ask "..." --model ~/models/qwen2.5-1.5b-instruct-q4_k_m.gguf --stream'
     '  |  drrag ask "..." --rewrite dmqr --refine dslr  |  drrag ask "..." -s note --explain'
+    '  |  drrag ask "..." --server http://127.0.0.1:8765  (a running `drrag serve` answers; or set DRRAG_SERVER)'
 )
 
 KOpt = Annotated[int | None, typer.Option("-k", help="Documents for the LLM (CFS/CIS may feed fewer).")]
@@ -38,6 +40,17 @@ FirstOpt = Annotated[str | None, typer.Option("--first-stage", help="hybrid | de
 ThresholdOpt = Annotated[float | None, typer.Option("--threshold", help="Classifier threshold (default: the model's).")]
 ExplainOpt = Annotated[
     bool, typer.Option("--explain", help="Show every stage: rewrites, static docs, q*, classifier scores, DSLR, notes.")
+]
+ServerOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--server",
+        envvar="DRRAG_SERVER",
+        help="URL of a running `drrag serve` to answer (warm); its token from $DRRAG_TOKEN. Default: $DRRAG_SERVER.",
+    ),
+]
+FallbackOpt = Annotated[
+    bool, typer.Option("--fallback-local", help="With --server: if no server answers, answer here (said on stderr).")
 ]
 
 
@@ -93,13 +106,39 @@ def ask(
     index: IndexOpt = None,
     config: ConfigOpt = None,
     json_out: JsonOpt = False,
+    server: ServerOpt = None,
+    fallback_local: FallbackOpt = False,
 ) -> None:
     """Answer a question from your files: DR-RAG retrieval, then ONE call to a local GGUF model.
 
     The answer is followed by numbered sources [n] title — path:lines. Documents are
     treated as data: their text is fenced in the prompt and cannot change the output.
     --rewrite dmqr and --strategy note call the LLM more than once (rewrites are cached).
+    With --server (or DRRAG_SERVER) a running `drrag serve` answers, with its own index and settings.
     """
+    if server:
+        local_only = {
+            "--k1": k1,
+            "--first-stage": first_stage,
+            "--threshold": threshold,
+            "--rewrite": rewrite,
+            "--rewrite-strategies": rewrite_strategies,
+            "--refine": refine,
+            "--dslr-threshold": dslr_threshold,
+            "--model": model,
+            "--answer-mode": answer_mode,
+            "--explain": explain or None,
+        }
+        if not fallback_local:  # with it, they say where a local answer would come from
+            local_only.update({"--index": index, "--config": config})
+        given = [name for name, value in local_only.items() if value is not None]
+        if given:
+            raise InputError(
+                f"{', '.join(given)} cannot be sent to a server (it answers with its own index and settings); "
+                "drop them, or run without --server / DRRAG_SERVER"
+            )
+        if _ask_server(server, question, strategy, k, stream, json_out, fallback_local):
+            return
     from drrag_cli.pipeline import Pipeline
 
     overrides = method_overrides(rewrite, rewrite_strategies, refine, dslr_threshold)
@@ -123,3 +162,34 @@ def ask(
     if explain:
         print_trace(result.retrieval, stderr_console())
     print_answer(result, already_streamed=streamed)
+
+
+def _ask_server(
+    url: str, question: str, strategy: str | None, k: int | None, stream: bool, json_out: bool, fallback: bool
+) -> bool:
+    """Ask the server and print what a local ask prints; False when it is down and
+    ``fallback`` says to answer locally instead."""
+    from drrag_cli.serve.client import answer_view, ask_remote, server_token
+
+    streamed = stream and not json_out
+
+    def on_token(tok: str) -> None:
+        sys.stdout.write(tok)
+        sys.stdout.flush()
+
+    try:
+        doc = ask_remote(
+            url, question, strategy=strategy, k=k, on_token=on_token if streamed else None, token=server_token()
+        )
+    except ServerDownError as err:
+        if not fallback:
+            raise
+        print(f"drrag: {str(err).split(';')[0]}; answering locally (--fallback-local)", file=sys.stderr)
+        return False
+    if json_out:
+        print_json(doc)
+        return True
+    from drrag_cli.cli.render import print_answer
+
+    print_answer(answer_view(doc), already_streamed=streamed)
+    return True

@@ -374,9 +374,19 @@ def make_server(app: Any, log_level: str = "warning") -> Any:
 
 
 def run(app: Any, sock: socket.socket) -> None:
-    """Serve until Ctrl-C / SIGTERM (uvicorn finishes in-flight requests first)."""
+    """Serve until Ctrl-C / SIGTERM: uvicorn finishes in-flight requests, then this
+    returns (exit 0). uvicorn re-raises the signal it caught once it has stopped; the
+    handlers set here take that signal as the stop it already was."""
+    import signal
+
     raise_fd_limit()
-    make_server(app).run(sockets=[sock])
+    stops = (signal.SIGINT, signal.SIGTERM)
+    saved = {sig: signal.signal(sig, lambda *_: None) for sig in stops}
+    try:
+        make_server(app).run(sockets=[sock])
+    finally:
+        for sig, handler in saved.items():
+            signal.signal(sig, handler)
     print("drrag serve: stopped", file=sys.stderr, flush=True)
 
 
