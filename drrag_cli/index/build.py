@@ -88,18 +88,20 @@ def embedding_fingerprint(settings: Settings, embedder: Embedder) -> dict[str, A
 def prepare_runtime(settings: Settings) -> tuple[Embedder, dict[str, Any]]:
     """The embedder for index batches and the runtime record for the manifest.
 
-    In ``auto`` mode batches run on torch (89 vs 78 passages/s for ONNX on 2 cores, batch 32)
-    and the verified ONNX export for later queries is made here, where torch loads anyway;
-    its check (cosine ≥ 0.9999 on the probe set) is what lets ONNX query vectors meet torch
-    passage vectors. A failed export is recorded and queries stay on torch.
+    Unless ``embedding.runtime`` is ``torch``, the verified ONNX export is found or made here
+    (torch loads only to make it) and then embeds the batches too: the BERT-fused export runs
+    faster than sentence-transformers on 2 cores (benchmarks/index_bench.py). Its check
+    (cosine ≥ 0.9999 against torch on the probe set) is what lets vectors from either runtime
+    share one index and one vector cache. A failed export is recorded; batches and queries
+    then stay on torch.
     """
     emb = settings.embedding
-    embedder = Embedder(emb.model, emb.threads, "torch" if emb.runtime == "auto" else emb.runtime)
+    embedder = Embedder(emb.model, emb.threads, emb.runtime)
     record: dict[str, Any] = {"runtime": emb.runtime}
     if emb.runtime != "torch":
         check = embedder.export()
-        record["onnx_export"] = {k: check.get(k) for k in ("passed", "cosine_min", "folder", "exporter", "error")
-                                 if check.get(k) is not None}
+        record["onnx_export"] = {k: check.get(k) for k in ("passed", "cosine_min", "folder", "exporter", "graph",
+                                                           "error") if check.get(k) is not None}
     record["passages_runtime"] = embedder.active_runtime
     return embedder, record
 

