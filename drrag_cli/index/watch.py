@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Generator, Iterator, Sequence
+from contextlib import closing
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -67,8 +68,8 @@ class ChangeFilter:
     def __init__(self, roots: Sequence[Path], index_root: Path, exclude: Sequence[str]) -> None:
         self.index_root = index_root
         self.exclude = tuple(exclude)
-        self.folders = [r for r in roots if not r.is_file()]
-        self.files = {r for r in roots if r.is_file()}
+        self.folders = [r for r in roots if not is_file_root(r)]
+        self.files = {r for r in roots if is_file_root(r)}
         self.refresh()
 
     def refresh(self) -> None:
@@ -106,18 +107,24 @@ def watched_paths(roots: Sequence[Path]) -> list[Path]:
     by renaming a new file over the old one, which a watch on the file itself loses)."""
     out: list[Path] = []
     for root in roots:
-        folder = root.parent if root.is_file() else root
-        if folder.exists() and folder not in out:
+        folder = root.parent if is_file_root(root) else root
+        if folder.is_dir() and folder not in out:
             out.append(folder)
     return out
 
 
+def is_file_root(root: Path) -> bool:
+    """A root that is one file, even while an editor has it deleted mid-save."""
+    return root.is_file() or (not root.is_dir() and root.suffix.lower() in TEXT_EXTENSIONS)
+
+
 def planned_roots(paths: Sequence[str | Path], index_root: Path, *, replace: bool) -> list[Path]:
     """The roots the first build will have, known before it runs: the paths given that
-    exist (a missing one makes the build raise), plus the index's roots unless replaced."""
+    exist (a missing one makes the build raise), plus the index's roots unless replaced;
+    no paths means the index's roots (as `drrag index` with no PATH re-syncs them)."""
     roots = [Path(p).expanduser().resolve() for p in paths if Path(p).expanduser().exists()]
     gen = layout.current_generation(index_root)
-    if gen is not None and not replace:
+    if gen is not None and (not replace or not paths):
         try:
             roots += [Path(r) for r in layout.read_manifest(gen).get("roots", [])]
         except (OSError, ValueError):
@@ -198,20 +205,56 @@ def _loop(
 def _events(
     roots: Sequence[Path], index_root: Path, settings: Settings, stop: StopFlag | None
 ) -> Generator[set[str], None, None]:
-    """Sets of changed paths, grouped by the debounce; an empty set on every idle tick."""
+    """Sets of changed paths, grouped by the debounce; an empty set on every idle tick.
+
+    A watch is on a folder's inode: when a root folder is deleted, re-created or appears,
+    the watcher starts again on the folders as they are now, and the roots count as
+    changed (a re-sync then finds what happened while nothing watched)."""
     import watchfiles
 
     flt = ChangeFilter(roots, index_root, settings.index.exclude)
-    for changes in watchfiles.watch(
-        *watched_paths(roots),
-        watch_filter=flt,
-        step=settings.watch.debounce_ms,
-        debounce=settings.watch.max_wait_ms,
-        rust_timeout=TICK_MS,
-        yield_on_timeout=True,
-        stop_event=stop,
-    ):
-        changed = {p for _change, p in changes}
-        if any(Path(p).name == IGNORE_FILE for p in changed):
-            flt.refresh()
-        yield changed
+    catch_up = False  # the roots changed while nothing watched them: re-sync once the watch is live
+    while stop is None or not stop.is_set():
+        seen = _identities(roots)
+        if not seen:  # every root is gone: look again each tick
+            time.sleep(TICK_MS / 1000)
+            catch_up = True
+            yield set()
+            continue
+        with closing(
+            watchfiles.watch(
+                *(folder for folder, _id in seen),
+                watch_filter=flt,
+                step=settings.watch.debounce_ms,
+                debounce=settings.watch.max_wait_ms,
+                rust_timeout=TICK_MS,
+                yield_on_timeout=True,
+                stop_event=stop,
+            )
+        ) as batches:
+            for changes in batches:
+                changed = {p for _change, p in changes}
+                if any(Path(p).name == IGNORE_FILE for p in changed):
+                    flt.refresh()
+                if catch_up:
+                    changed |= {str(r) for r in roots}
+                    catch_up = False
+                if _identities(roots) != seen:
+                    catch_up = True
+                    yield changed
+                    break
+                yield changed
+            else:
+                return  # stopped
+
+
+def _identities(roots: Sequence[Path]) -> list[tuple[Path, tuple[int, int]]]:
+    """The folders to watch with their (device, inode): what tells a re-created one."""
+    out = []
+    for folder in watched_paths(roots):
+        try:
+            st = folder.stat()
+        except OSError:
+            continue
+        out.append((folder, (st.st_dev, st.st_ino)))
+    return out

@@ -119,6 +119,37 @@ def test_a_failing_file_is_reported_and_the_loop_keeps_going(corpus: Path, setti
     assert not thread.is_alive()
 
 
+def test_a_root_folder_deleted_and_made_again_is_watched_again(tmp_path: Path, settings: Settings) -> None:
+    """A watch is on the folder's inode: after `rm -rf root; mkdir root` the new folder is
+    watched, and what was written before the watch was back is caught up."""
+    import shutil
+
+    root = tmp_path / "notes"
+    root.mkdir()
+    (root / "a.md").write_text("# A\nAlpha note about otters.\n")
+    runs: queue.Queue[WatchRun] = queue.Queue()
+    stop = threading.Event()
+    thread = threading.Thread(target=watch_index, args=([root], settings, runs.put), kwargs={"stop": stop})
+    thread.start()
+    try:
+        assert runs.get(timeout=WAIT).trigger == "start"
+        shutil.rmtree(root)
+        gone = runs.get(timeout=WAIT)
+        assert gone.error is not None and "does not exist" in gone.error  # reported; the loop goes on
+        root.mkdir()
+        (root / "b.md").write_text("# B\nBeta note about badgers.\n")
+        back = runs.get(timeout=WAIT)
+        assert back.report is not None and (back.report.added, back.report.removed) == (1, 1)
+        (root / "c.md").write_text("# C\nGamma note about cormorants.\n")  # the new folder is watched
+        later = runs.get(timeout=WAIT)
+        assert later.report is not None and later.report.added == 1
+        assert Index.open(settings).status()["files"] == 2
+    finally:
+        stop.set()
+        thread.join(timeout=WAIT)
+    assert not thread.is_alive()
+
+
 def test_change_filter_keeps_only_what_the_indexer_reads(tmp_path: Path) -> None:
     from watchfiles import Change
 
@@ -155,3 +186,18 @@ def test_a_missing_path_is_one_user_error_not_a_watcher_on_nothing(tmp_path: Pat
     )
     assert proc.returncode == 1
     assert proc.stderr.startswith("drrag: error: path") and len(proc.stderr.strip().splitlines()) == 1
+
+
+def test_planned_roots_are_the_roots_the_first_build_will_have(tmp_path: Path) -> None:
+    from drrag_cli.index import layout
+    from drrag_cli.index.watch import planned_roots
+
+    old, new, ix = tmp_path / "old", tmp_path / "new", tmp_path / "ix"
+    old.mkdir(), new.mkdir(), (ix / "gen-000001").mkdir(parents=True)
+    layout.write_json_atomic(ix / "gen-000001" / layout.MANIFEST, {"roots": [str(old)]})
+    layout.write_text_atomic(ix / layout.CURRENT, "gen-000001\n")
+    assert planned_roots([], ix, replace=False) == [old]  # `drrag index --watch`: the roots indexed before
+    assert planned_roots([], ix, replace=True) == [old]  # --rebuild with no PATH keeps them too
+    assert planned_roots([new], ix, replace=False) == sorted([old, new])  # a new PATH is added
+    assert planned_roots([new], ix, replace=True) == [new]  # --replace / --rebuild PATH
+    assert planned_roots([tmp_path / "missing"], tmp_path / "no-index", replace=False) == []
