@@ -1,17 +1,26 @@
-"""Index and search benchmark on the HotpotQA dev500 corpus (issue: foundation).
+"""Index and search benchmark on the HotpotQA dev500 corpus (issues: foundation, 14).
 
-Measures, in one run, on this machine:
-  1. whole `drrag index` throughput (a real subprocess: model load, chunking, embedding,
-     BM25 + HNSW build, atomic publish) in passages/s;
-  2. raw MiniLM throughput on exactly the passage texts the index embedded, in-process,
-     same batch size — the ceiling for (1); target ratio (1)/(2) ≥ 0.9;
-  3. warm in-process hybrid search latency p50/p95 (query embedding + BM25 + HNSW + RRF
-     + passage fetch) over the dev500 questions; target p50 ≤ 10 ms;
-  4. cold `drrag search --mode bm25` wall time (fresh process); target ≤ 0.5 s.
+One run on this machine measures, A/B interleaved where two things are compared (the
+machine is shared: read times as upper bounds, ratios as the result):
+  1. whole `drrag index` throughput, a real subprocess (imports, model load, chunking,
+     embedding, BM25 + HNSW, atomic publish), passages/s: the default (``embedding.runtime:
+     auto`` = the verified ONNX export) against ``runtime: torch``, alternating;
+  2. raw embedding throughput on exactly the passage texts the index embedded, in-process,
+     same batch size, all cores: sentence-transformers (torch) and the ONNX export,
+     alternating; targets index(default) / raw sentence-transformers ≥ 1.0;
+  3. warm in-process hybrid search latency p50/p95 (query embedding + BM25 + HNSW + RRF +
+     passage fetch) over the dev500 questions, ONNX and torch query path alternating per
+     question; target p50 ≤ 8 ms on ONNX;
+  4. cold `drrag search --mode bm25` wall time (fresh process); target ≤ 0.5 s;
+  5. txtai 9's hybrid index on the same passage texts and questions
+     (benchmarks/txtai_bench.py in benchmarks/txtai/.venv, skipped when that venv is
+     missing): drrag's index rate and warm p50 as ratios to txtai's; goal index ≥ 1.3×.
 
-    python benchmarks/index_bench.py [--data ../shared/data/hotpotqa/dev500.ircot.jsonl] [--out benchmarks/out/index]
+    python benchmarks/index_bench.py [--data ../shared/data/hotpotqa/dev500.ircot.jsonl] \\
+        [--out benchmarks/out/index] [--rounds 1]
 
-Prints a Markdown section for docs/BENCHMARKS.md and writes results.json.
+The ONNX export is made (or found) before anything is timed, as after a first `drrag index`.
+Writes results.json in --out and prints it.
 """
 
 from __future__ import annotations
@@ -25,9 +34,11 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_DATA = REPO.parent / "shared" / "data" / "hotpotqa" / "dev500.ircot.jsonl"
+TXTAI_PY = REPO / "benchmarks" / "txtai" / ".venv" / "bin" / "python"
 
 
 def drrag(*args: str) -> list[str]:
@@ -50,87 +61,176 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
 
 
+def stats(values: list[float]) -> dict[str, float]:
+    return {"p50": round(statistics.median(values), 2), "p95": round(pct(values, 0.95), 2), "n": len(values)}
+
+
+def run_index(corpus: Path, ix: Path, config: Path) -> tuple[float, dict[str, Any]]:
+    shutil.rmtree(ix, ignore_errors=True)
+    t0 = time.perf_counter()
+    run = subprocess.run(drrag("index", str(corpus), "--index", str(ix), "--json", "-c", str(config)),
+                         capture_output=True, text=True)
+    wall = time.perf_counter() - t0
+    if run.returncode != 0:
+        sys.exit(run.stderr)
+    return wall, json.loads(run.stdout)
+
+
+def index_rates(corpus: Path, out: Path, rounds: int, runtimes: tuple[str, ...]) -> dict[str, Any]:
+    """Whole `drrag index` per runtime, alternating (a fresh vector cache each time)."""
+    walls: dict[str, list[float]] = {rt: [] for rt in runtimes}
+    report: dict[str, Any] = {}
+    for r in range(rounds):
+        for rt in runtimes if r % 2 == 0 else runtimes[::-1]:
+            config = out / f"{rt}.yaml"
+            config.write_text(f"embedding:\n  runtime: {rt}\n")
+            wall, report[rt] = run_index(corpus, out / f"ix-{rt}", config)
+            walls[rt].append(wall)
+    n = report["auto"]["passages_total"]
+    manifest = json.loads(next((out / "ix-auto").glob("*/manifest.json")).read_text())["embedding"]
+    return {
+        rt: {"wall_s": [round(w, 2) for w in walls[rt]], "passages_per_s": round(n / min(walls[rt]), 2),
+             "report_seconds": report[rt]["seconds"]}
+        for rt in runtimes
+    } | {"passages": n, "auto_manifest": {k: manifest.get(k) for k in ("runtime", "passages_runtime", "onnx_export")}}
+
+
+def raw_rates(texts: list[str], batch: int, rounds: int) -> dict[str, Any]:
+    """sentence-transformers and the ONNX export on the same texts, same batch, all cores."""
+    from drrag_cli.config import Settings
+    from drrag_cli.index.embedder import Embedder
+
+    model = Settings().embedding.model
+    runners = {"sentence_transformers": Embedder(model, 0, "torch"), "onnx": Embedder(model, 0, "onnx")}
+    for emb in runners.values():
+        emb.encode(texts[:64], batch_size=batch)  # load + warm
+    secs: dict[str, list[float]] = {k: [] for k in runners}
+    vecs = {}
+    for r in range(rounds):
+        for name in list(runners) if r % 2 == 0 else list(runners)[::-1]:
+            t0 = time.perf_counter()
+            vecs[name] = runners[name].encode(texts, batch_size=batch)
+            secs[name].append(time.perf_counter() - t0)
+    cos = (vecs["sentence_transformers"] * vecs["onnx"]).sum(axis=1)
+    return {
+        name: {"seconds": [round(s, 2) for s in secs[name]], "passages_per_s": round(len(texts) / min(secs[name]), 2)}
+        for name in runners
+    } | {"cosine_onnx_vs_torch": {"min": round(float(cos.min()), 6), "mean": round(float(cos.mean()), 7)}}
+
+
+def warm_search(ix: Path, questions: list[str]) -> dict[str, Any]:
+    """Hybrid search on the ONNX and the torch query path, alternating per question."""
+    from drrag_cli.config import Settings
+    from drrag_cli.index.api import Index
+
+    indexes = {
+        rt: Index.open(Settings().replace({"index.path": str(ix), "embedding.runtime": rt}))
+        for rt in ("onnx", "torch")
+    }
+    for index in indexes.values():
+        for q in questions[:10]:
+            index.search(q, mode="hybrid", k=5)
+    lat: dict[str, list[float]] = {rt: [] for rt in indexes}
+    bm25: list[float] = []
+    for i, q in enumerate(questions):
+        for rt in ("onnx", "torch") if i % 2 == 0 else ("torch", "onnx"):
+            t0 = time.perf_counter()
+            indexes[rt].search(q, mode="hybrid", k=5)
+            lat[rt].append((time.perf_counter() - t0) * 1000)
+        t0 = time.perf_counter()
+        indexes["onnx"].search(q, mode="bm25", k=5)
+        bm25.append((time.perf_counter() - t0) * 1000)
+    return {f"hybrid_{rt}_ms": stats(v) for rt, v in lat.items()} | {"bm25_ms": stats(bm25)}
+
+
+def cold_bm25(ix: Path, questions: list[str]) -> dict[str, float]:
+    cold = []
+    for q in questions[:7]:
+        t0 = time.perf_counter()
+        r = subprocess.run(drrag("search", q, "--index", str(ix), "--mode", "bm25", "--json"), capture_output=True)
+        cold.append(time.perf_counter() - t0)
+        if r.returncode != 0:
+            sys.exit(r.stderr.decode(errors="replace"))
+    return {"median": round(statistics.median(cold), 3), "max": round(max(cold), 3)}
+
+
+def txtai(out: Path, texts: list[str], questions: list[str]) -> dict[str, Any] | None:
+    """benchmarks/txtai_bench.py in its own venv on the same texts and questions."""
+    if not TXTAI_PY.exists():
+        print(f"txtai skipped: no {TXTAI_PY} (see benchmarks/txtai/requirements.txt)", file=sys.stderr)
+        return None
+    from drrag_cli.index.embedder import DEFAULT_MODEL, resolve_model
+
+    passages, qfile, result = out / "txtai-passages.jsonl", out / "txtai-questions.json", out / "txtai.json"
+    passages.write_text("".join(json.dumps({"id": i, "text": t}) + "\n" for i, t in enumerate(texts)), encoding="utf-8")
+    qfile.write_text(json.dumps(questions), encoding="utf-8")
+    run = subprocess.run(
+        [str(TXTAI_PY), str(REPO / "benchmarks" / "txtai_bench.py"), "--passages", str(passages),
+         "--questions", str(qfile), "--model", resolve_model(DEFAULT_MODEL)[1], "--out", str(result)],
+        capture_output=True, text=True, env=os.environ | {"HF_HUB_OFFLINE": "1"},
+    )
+    if run.returncode != 0:
+        print(f"txtai failed:\n{run.stderr[-2000:]}", file=sys.stderr)
+        return None
+    return json.loads(result.read_text())
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
     parser.add_argument("--out", type=Path, default=REPO / "benchmarks" / "out" / "index")
+    parser.add_argument("--rounds", type=int, default=1, help="A/B rounds of the index and raw-rate runs")
+    parser.add_argument("--index-runtimes", default="auto,torch",
+                        help="embedding.runtime values to time `drrag index` with (auto first; 'auto' saves time)")
+    parser.add_argument("--no-txtai", action="store_true")
     args = parser.parse_args()
     if not args.data.exists():
         sys.exit(f"dataset {args.data} not found (pass --data)")
     shutil.rmtree(args.out, ignore_errors=True)
     args.out.mkdir(parents=True)
     corpus, questions = write_corpus(args.data, args.out)
-    ix = args.out / "ix"
 
-    # 1. whole `drrag index`, cold process
-    t0 = time.perf_counter()
-    run = subprocess.run(drrag("index", str(corpus), "--index", str(ix), "--json"), capture_output=True, text=True)
-    index_wall = time.perf_counter() - t0
-    if run.returncode != 0:
-        sys.exit(run.stderr)
-    report = json.loads(run.stdout)
-    n_passages = report["passages_total"]
-    index_rate = n_passages / index_wall
-
-    # 2. raw MiniLM on the same passage texts, same batch size
     from drrag_cli.config import Settings
     from drrag_cli.index.api import Index
-    from drrag_cli.index.embedder import get_embedder, passage_embed_text
+    from drrag_cli.index.embedder import Embedder, passage_embed_text
 
-    settings = Settings().replace({"index.path": str(ix)})
-    index = Index.open(settings)
+    settings = Settings()
+    export = Embedder(settings.embedding.model, 0, "auto").export()  # as after a first `drrag index`
+    runtimes = tuple(dict.fromkeys(["auto", *args.index_runtimes.split(",")]))
+    indexing = index_rates(corpus, args.out, args.rounds, runtimes)
+    ix = args.out / "ix-auto"
+    index = Index.open(settings.replace({"index.path": str(ix)}))
     texts = [passage_embed_text(t, x) for _id, t, x, _h in index.store.all_passages()]
-    embedder = get_embedder(settings.embedding.model)
-    embedder.encode(texts[:64])  # load + warm
-    t0 = time.perf_counter()
-    embedder.encode(texts, batch_size=settings.embedding.batch_size)
-    raw_s = time.perf_counter() - t0
-    raw_rate = len(texts) / raw_s
-
-    # 3. warm hybrid search
-    for q in questions[:10]:
-        index.search(q, mode="hybrid", k=5)
-    lat = []
-    for q in questions:
-        t0 = time.perf_counter()
-        index.search(q, mode="hybrid", k=5)
-        lat.append((time.perf_counter() - t0) * 1000)
-    bm25_lat = []
-    for q in questions:
-        t0 = time.perf_counter()
-        index.search(q, mode="bm25", k=5)
-        bm25_lat.append((time.perf_counter() - t0) * 1000)
-
-    # 4. cold bm25 CLI
-    cold = []
-    for q in questions[:7]:
-        t0 = time.perf_counter()
-        r = subprocess.run(drrag("search", q, "--index", str(ix), "--mode", "bm25", "--json"), capture_output=True)
-        cold.append(time.perf_counter() - t0)
-        assert r.returncode == 0, r.stderr
-    drrag_bin = Path(sys.executable).with_name("drrag")
-    cold_script = []
-    if drrag_bin.exists():
-        for q in questions[:7]:
-            t0 = time.perf_counter()
-            subprocess.run([str(drrag_bin), "search", q, "--index", str(ix), "--mode", "bm25"], capture_output=True)
-            cold_script.append(time.perf_counter() - t0)
-
-    results = {
+    raw = raw_rates(texts, settings.embedding.batch_size, args.rounds)
+    ext = None if args.no_txtai else txtai(args.out, texts, questions)
+    search = warm_search(ix, questions)
+    st_rate = raw["sentence_transformers"]["passages_per_s"]
+    results: dict[str, Any] = {
         "machine": f"{os.cpu_count()} cores, {sys.platform}, Python {sys.version.split()[0]}",
-        "corpus_records": sum(1 for _ in open(corpus, encoding="utf-8")),
-        "passages": n_passages,
-        "index_wall_s": round(index_wall, 2),
-        "index_passages_per_s": round(index_rate, 2),
-        "raw_embed_s": round(raw_s, 2),
-        "raw_passages_per_s": round(raw_rate, 2),
-        "ratio": round(index_rate / raw_rate, 3),
-        "hybrid_warm_ms": {"p50": round(statistics.median(lat), 2), "p95": round(pct(lat, 0.95), 2), "n": len(lat)},
-        "bm25_warm_ms": {"p50": round(statistics.median(bm25_lat), 2), "p95": round(pct(bm25_lat, 0.95), 2)},
-        "cold_bm25_cli_s": {"median": round(statistics.median(cold), 3), "max": round(max(cold), 3)},
-        "cold_bm25_drrag_script_s": round(statistics.median(cold_script), 3) if cold_script else None,
-        "index_report": {k: report[k] for k in ("files", "passages_embedded", "passages_total", "seconds")},
+        "rounds": args.rounds,
+        "export": {k: export.get(k) for k in ("passed", "cosine_min", "graph", "exporter")},
+        "passages": indexing["passages"],
+        "index": indexing,
+        "raw": raw,
+        "ratios": {
+            "index_default_over_raw_st": round(indexing["auto"]["passages_per_s"] / st_rate, 3),
+            "raw_onnx_over_raw_st": round(raw["onnx"]["passages_per_s"] / st_rate, 3),
+            "hybrid_p50_torch_over_onnx": round(
+                search["hybrid_torch_ms"]["p50"] / search["hybrid_onnx_ms"]["p50"], 2),
+        },
+        **search,
+        "cold_bm25_cli_s": cold_bm25(ix, questions),
     }
+    if "torch" in indexing:
+        torch_rate, auto_rate = indexing["torch"]["passages_per_s"], indexing["auto"]["passages_per_s"]
+        results["ratios"] |= {"index_torch_over_raw_st": round(torch_rate / st_rate, 3),
+                              "index_default_over_index_torch": round(auto_rate / torch_rate, 3)}
+    if ext:
+        results["txtai"] = ext
+        results["ratios"] |= {
+            "index_rate_drrag_over_txtai": round(indexing["auto"]["passages_per_s"] / ext["index_passages_per_s"], 2),
+            "warm_p50_txtai_over_drrag": round(ext["warm_search_ms"]["p50"] / search["hybrid_onnx_ms"]["p50"], 2),
+        }
     (args.out / "results.json").write_text(json.dumps(results, indent=2))
     print(json.dumps(results, indent=2))
 
