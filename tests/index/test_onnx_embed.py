@@ -108,3 +108,17 @@ def test_a_corrupt_export_falls_back_to_torch(
 def test_runtime_torch_never_uses_the_export(exported: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     _use(exported, monkeypatch)
     assert Embedder(DEFAULT_MODEL, 1, "torch").active_runtime == "torch"
+
+
+def test_index_batches_run_on_the_verified_export_unless_torch(exported: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from drrag_cli.config import Settings
+    from drrag_cli.index.build import prepare_runtime
+
+    _use(exported, monkeypatch)
+    embedder, record = prepare_runtime(Settings())
+    assert record["passages_runtime"] == "onnx" and record["onnx_export"]["graph"] == "bert-fused"
+    assert embedder._model is None  # found by file stats: indexing never loads torch
+    got = embedder.encode(TEXTS * 4, batch_size=4)  # the all-cores session, several padded batches
+    assert (got[:3] * _torch_vectors()).sum(axis=1).min() >= onnx_embed.COSINE_MIN
+    embedder, record = prepare_runtime(Settings().replace({"embedding.runtime": "torch"}))
+    assert record == {"runtime": "torch", "passages_runtime": "torch"}
