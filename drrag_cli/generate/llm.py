@@ -169,7 +169,7 @@ def _load(path: Path, n_ctx: int, threads: int) -> Any:
                 )
         except (ValueError, RuntimeError, OSError) as exc:
             raise ModelError(f"cannot load GGUF model {path} (corrupt or unsupported: {exc}; {FIX_HINT})") from exc
-        from drrag_cli.generate import kv_cache
+        import drrag_cli.generate.kv_cache as kv_cache
 
         model.drrag_kv_path = kv_cache.state_path(path, n_ctx, _amx_cpu())
         model.drrag_kv_pending = True  # this process may still leave its state for the next
@@ -296,7 +296,7 @@ class LocalLLM:
         except ValueError as exc:  # e.g. "Requested tokens exceed context window"
             raise ModelError(f"generation failed: {exc} (raise llm.n_ctx)") from exc
         if keep:
-            from drrag_cli.generate import kv_cache
+            import drrag_cli.generate.kv_cache as kv_cache
 
             kv_cache.save(model, model.drrag_kv_path)
         return text
@@ -366,7 +366,7 @@ def _keeps_state(model: Any, tokens: list[int]) -> bool:  # noqa: ANN401
     this prompt."""
     if not getattr(model, "drrag_kv_pending", False):
         return False
-    from drrag_cli.generate import kv_cache
+    import drrag_cli.generate.kv_cache as kv_cache
 
     model.drrag_kv_pending = False
     return kv_cache.shared(model, tokens) < kv_cache.USEFUL
