@@ -39,6 +39,9 @@ import httpx
 REPO = Path(__file__).resolve().parents[1]
 TOKEN = "bench-token"
 AUTH = {"Authorization": f"Bearer {TOKEN}"}
+# a client must drop an idle connection before the server does (uvicorn: 5 s), or a request
+# sent on it as the server closes it fails; httpx's default expiry is also 5 s
+CLIENT = httpx.Limits(keepalive_expiry=2.0)
 SEARCHES = ("Project Heron lead engineer", "Saltmarsh embedding model", "GPU cluster building", "Plover lead")
 
 
@@ -81,7 +84,7 @@ def summary(results: list[tuple[int | str, float]]) -> dict[str, Any]:
 
 
 async def load(url: str, questions: list[str]) -> dict[str, Any]:
-    limits = httpx.Limits(max_connections=400, max_keepalive_connections=400)
+    limits = httpx.Limits(max_connections=400, max_keepalive_connections=400, keepalive_expiry=2.0)
     async with httpx.AsyncClient(base_url=url, timeout=600, limits=limits) as c:
         searches = [timed(c, "/search", {"query": SEARCHES[i % len(SEARCHES)], "k": 5}) for i in range(200)]
         asks = [
@@ -96,7 +99,7 @@ async def load(url: str, questions: list[str]) -> dict[str, Any]:
 async def many_searches(url: str, n: int, concurrency: int = 20) -> dict[str, Any]:
     """``n`` searches, ``concurrency`` at a time."""
     sem = asyncio.Semaphore(concurrency)
-    async with httpx.AsyncClient(base_url=url, timeout=120) as c:
+    async with httpx.AsyncClient(base_url=url, limits=CLIENT, timeout=120) as c:
 
         async def one(i: int) -> tuple[int | str, float]:
             async with sem:
@@ -152,12 +155,12 @@ async def hostile(url: str, host: str, port: int) -> dict[str, Any]:
     background: list[tuple[int, float]] = []
 
     async def keep_searching() -> None:
-        async with httpx.AsyncClient(base_url=url, timeout=120) as c:
+        async with httpx.AsyncClient(base_url=url, limits=CLIENT, timeout=120) as c:
             while not stop.is_set():
                 background.append(await timed(c, "/search", {"query": "Heron lead", "k": 3}))
 
     bg = asyncio.create_task(keep_searching())
-    async with httpx.AsyncClient(base_url=url, timeout=120) as c:
+    async with httpx.AsyncClient(base_url=url, limits=CLIENT, timeout=120) as c:
         big = b'{"query": "' + b"x" * (10 * 1024 * 1024) + b'"}'
         r = await c.post("/search", content=big, headers={**AUTH, "content-type": "application/json"})
         out["10MB_body"] = {"status": r.status_code, "error": r.json().get("error")}
@@ -180,7 +183,7 @@ async def hostile(url: str, host: str, port: int) -> dict[str, Any]:
             pass
         idle.append(s)
     await asyncio.sleep(0.5)
-    limits = httpx.Limits(max_connections=50)
+    limits = httpx.Limits(max_connections=50, keepalive_expiry=2.0)
     async with httpx.AsyncClient(base_url=url, timeout=120, limits=limits) as c:
         served = await asyncio.gather(*(timed(c, "/search", {"query": "Plover lead", "k": 3}) for _ in range(50)))
     out["idle_1000"] = {"searches_during": summary(list(served))}
