@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import ipaddress
 from typing import Annotated
 
 import typer
@@ -32,7 +31,7 @@ def mcp(
     host: Annotated[
         str, typer.Option("--host", help="With --http: address to bind (loopback by default).")
     ] = "127.0.0.1",
-    port: Annotated[int, typer.Option("--port", help="With --http: port to bind.")] = 8766,
+    port: Annotated[int, typer.Option("--port", help="With --http: port to bind (0 = any free port).")] = 8766,
     token: Annotated[
         str | None,
         typer.Option(
@@ -54,25 +53,27 @@ def mcp(
     from drrag_cli.serve.service import Service
 
     settings = settings_for(config, index)
+    sock = None
     if http:
+        from drrag_cli.serve.http import bind
+
         check_bind(host, token)
+        sock = bind(host, port)  # a taken port is one line now, not after the models load
     service = Service(settings)
     with quiet_stdout():
         service.load()
     server = build_server(service)
-    if http:
-        run_http(server, host, port, token)
+    if sock is not None:
+        run_http(server, sock, token)
     else:
         run_stdio(server)
 
 
 def check_bind(host: str, token: str | None) -> None:
-    """Anything but loopback is reachable by others: only with a token."""
-    try:
-        loopback = host == "localhost" or ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        loopback = False
-    if not loopback and not token:
+    """Anything but loopback is reachable by others: only with a token (as `drrag serve`)."""
+    from drrag_cli.serve.http import is_loopback
+
+    if not is_loopback(host) and not token:
         raise InputError(
             f"--host {host} is reachable from other machines; give --token TOKEN (or set DRRAG_TOKEN) "
             "so only clients sending it are served, or bind 127.0.0.1"

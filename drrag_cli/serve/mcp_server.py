@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import logging
 import os
+import socket
 import sys
 import threading
 from collections.abc import Awaitable, Callable, Iterator
@@ -211,34 +212,25 @@ def run_stdio(server: MCPServer) -> None:
     server.run("stdio")
 
 
-def run_http(server: MCPServer, host: str, port: int, token: str | None = None) -> None:
-    """Streamable HTTP at http://HOST:PORT/mcp on uvicorn; with a token, a request without
-    ``Authorization: Bearer TOKEN`` gets 401 and nothing else."""
+def run_http(server: MCPServer, sock: socket.socket, token: str | None = None) -> None:
+    """Streamable HTTP at URL/mcp on uvicorn, on the socket :func:`drrag_cli.serve.http.bind`
+    made (a taken port was one clear error before any model loaded); with a token, a request
+    without ``Authorization: Bearer TOKEN`` gets 401 and nothing else. Ctrl-C / SIGTERM:
+    uvicorn finishes in-flight requests, then this returns (exit 0)."""
+    import signal
+
     import uvicorn
 
-    app: Any = server.streamable_http_app(host=host)
+    from drrag_cli.serve.http import BearerToken, url_of  # the one token check, shared with `drrag serve`
+
+    app: Any = server.streamable_http_app(host=sock.getsockname()[0])
     if token:
         app = BearerToken(app, token)
-    print(f"drrag mcp: streamable HTTP at http://{host}:{port}/mcp (Ctrl-C stops)", file=sys.stderr, flush=True)
-    uvicorn.run(app, host=host, port=port, log_level="warning")
-
-
-class BearerToken:
-    """ASGI wrapper: HTTP requests must carry the token (compared in constant time)."""
-
-    def __init__(self, app: Any, token: str) -> None:
-        self.app = app
-        self.expected = b"Bearer " + token.encode("utf-8")
-
-    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
-        import hmac
-
-        if scope["type"] == "http":
-            sent = dict(scope.get("headers") or []).get(b"authorization", b"")
-            if not hmac.compare_digest(sent, self.expected):
-                body = b'{"error": "missing or wrong bearer token (drrag mcp --token / DRRAG_TOKEN)"}'
-                headers = [(b"content-type", b"application/json"), (b"www-authenticate", b"Bearer")]
-                await send({"type": "http.response.start", "status": 401, "headers": headers})
-                await send({"type": "http.response.body", "body": body})
-                return
-        await self.app(scope, receive, send)
+    print(f"drrag mcp: streamable HTTP at {url_of(sock)}/mcp (Ctrl-C stops)", file=sys.stderr, flush=True)
+    stops = (signal.SIGINT, signal.SIGTERM)
+    saved = {sig: signal.signal(sig, lambda *_: None) for sig in stops}  # uvicorn re-raises the one it caught
+    try:
+        uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False)).run(sockets=[sock])
+    finally:
+        for sig, handler in saved.items():
+            signal.signal(sig, handler)

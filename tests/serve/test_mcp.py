@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import os
 import signal
-import socket
 import subprocess
 import time
 from collections.abc import Awaitable, Callable
@@ -161,37 +160,25 @@ def test_a_missing_index_is_one_line_before_any_protocol(tmp_path: Path) -> None
     assert proc.stderr.startswith("drrag: error: no index at") and len(proc.stderr.strip().splitlines()) == 1
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def test_streamable_http_answers_with_the_token_and_refuses_without(ix: Path, tmp_path: Path) -> None:
     import httpx
     from mcp import ClientSession
     from mcp.client.streamable_http import streamable_http_client
     from mcp.shared._httpx_utils import create_mcp_http_client
 
-    port = free_port()
-    url = f"http://127.0.0.1:{port}/mcp"
     proc = subprocess.Popen(
-        drrag_cmd("mcp", "--http", "--port", str(port), "--index", str(ix), "--token", "t0ken"),
+        drrag_cmd("mcp", "--http", "--port", "0", "--index", str(ix), "--token", "t0ken"),
         stderr=subprocess.PIPE,
         text=True,
         cwd=tmp_path,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # Ctrl-C even if pytest runs in the background
     )
     try:
         assert proc.stderr is not None
-        assert "streamable HTTP at" in proc.stderr.readline()  # printed once the models are loaded
-        deadline = time.monotonic() + WAIT
-        while True:  # uvicorn binds just after that line
-            try:
-                refused = httpx.post(url, json={}, timeout=5)
-                break
-            except httpx.ConnectError:
-                assert time.monotonic() < deadline
-                time.sleep(0.1)
+        line = proc.stderr.readline()  # once the models are loaded; the socket is already listening
+        assert "streamable HTTP at http://127.0.0.1:" in line, line
+        url = line.split(" at ")[1].split()[0]
+        refused = httpx.post(url, json={}, timeout=WAIT)
         assert refused.status_code == 401 and "token" in refused.text
 
         async def main() -> None:
@@ -205,11 +192,11 @@ def test_streamable_http_answers_with_the_token_and_refuses_without(ix: Path, tm
                         assert "Kestrel" in found["results"][0]["text"]
 
         anyio.run(main)
-    finally:
         proc.send_signal(signal.SIGINT)
-        try:
-            proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
+        assert proc.wait(timeout=WAIT) == 0
+        assert "Traceback" not in proc.stderr.read()
+    finally:
+        if proc.poll() is None:
             proc.kill()
             proc.wait()
 
