@@ -113,6 +113,8 @@ class QueuedGenerator:
         self.max_tokens = llm.max_tokens
         self.local = threading.local()  # the current request's `cancelled`
 
+    preload = None  # loaded in Service.load: no preload thread per request (pipeline.preloading)
+
     def __getattr__(self, name: str) -> Any:
         return getattr(self.llm, name)
 

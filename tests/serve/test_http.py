@@ -216,3 +216,8 @@ def test_serve_refuses_an_open_host_without_token(tmp_path: Path) -> None:
     )
     assert r.returncode == 1 and r.stdout == ""
     assert "--token" in r.stderr and len(r.stderr.strip().splitlines()) == 1
+
+
+def test_serve_help_has_examples(cli) -> None:  # noqa: ANN001
+    code, out, _ = cli("serve", "--help")
+    assert code == 0 and "Example" in out and "--token" in out and "/ask" in out
