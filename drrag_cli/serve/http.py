@@ -17,10 +17,7 @@ body is read), 413 for a body over ``serve.max_body_bytes``, 503 when the LLM qu
 wait passes ``serve.timeout``. Blocking work runs on worker threads: searches on their
 own pool, so requests waiting for the LLM never hold the threads searches need.
 
-Connections: uvicorn closes a keep-alive connection after ``KEEP_ALIVE_S`` idle, and
-:class:`IdleClosingH11` does the same for a connection that never sends a request (uvicorn
-alone keeps those forever), so 1,000 idle sockets cost file descriptors for seconds, not
-the server. ``LIMIT_CONCURRENCY`` sits above such a flood; beyond it uvicorn answers 503.
+Sockets, uvicorn and idle connections: :mod:`drrag_cli.serve.listen`.
 """
 
 from __future__ import annotations
@@ -29,12 +26,12 @@ import hmac
 import json
 import logging
 import math
-import socket
-import sys
 import threading
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from drrag_cli.errors import BusyError, DrragError, InputError
+from drrag_cli.serve.listen import bind, is_loopback, make_server, run, url_of  # noqa: F401 - the servers' API
 
 if TYPE_CHECKING:
     from starlette.applications import Starlette
@@ -45,8 +42,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("drrag.serve")
 
-KEEP_ALIVE_S = 5  # idle seconds before a connection is closed
-LIMIT_CONCURRENCY = 2048  # open connections + tasks before uvicorn answers 503
 SEARCH_THREADS = 8  # searches in flight at once (2-core machines gain nothing from more)
 ASK_THREADS = 64  # asks in flight: most of them wait in the LLM queue
 
@@ -90,6 +85,21 @@ def error_response(status: int, message: str, headers: dict[str, str] | None = N
     if status == 503:
         headers = {"Retry-After": "1", **(headers or {})}
     return json_response({"error": " ".join(message.split())}, status, headers)
+
+
+def contained(fn: Callable[[], Any]) -> Callable[[], Any]:
+    """``fn`` with a native library's panic (pyo3's PanicException is a BaseException, which
+    no ``except Exception`` catches) turned into an ordinary error: a 500, not a dead worker."""
+
+    def call() -> Any:
+        try:
+            return fn()
+        except (KeyboardInterrupt, SystemExit, Exception):
+            raise
+        except BaseException as exc:
+            raise RuntimeError(f"{type(exc).__name__}: {exc}") from exc
+
+    return call
 
 
 # -- request bodies ------------------------------------------------------------------------
@@ -153,10 +163,9 @@ def build_app(service: Service, token: str | None = None, max_body_bytes: int = 
 
     async def search(request: Request) -> Response:
         body = await read_body(request, max_body_bytes)
+        args = {name: body.get(name) for name in ("k", "mode", "strategy")}
         doc = await anyio.to_thread.run_sync(
-            lambda: service.search(
-                body["query"], k=body.get("k"), mode=body.get("mode"), strategy=body.get("strategy")
-            ),
+            contained(lambda: service.search(body["query"], **args)),
             limiter=search_threads,
         )
         return json_response(doc)
@@ -166,7 +175,7 @@ def build_app(service: Service, token: str | None = None, max_body_bytes: int = 
         return AskResponse(service, body, ask_threads)
 
     async def status(request: Request) -> Response:
-        return json_response(await anyio.to_thread.run_sync(service.status, limiter=search_threads))
+        return json_response(await anyio.to_thread.run_sync(contained(service.status), limiter=search_threads))
 
     async def health(request: Request) -> Response:
         return json_response({"status": "ok"})
@@ -183,14 +192,27 @@ def build_app(service: Service, token: str | None = None, max_body_bytes: int = 
         log.exception("internal error on %s", request.url.path)
         return error_response(500, f"internal error: {type(exc).__name__}: {exc}")
 
+    def guarded(endpoint: Callable[[Request], Any]) -> Callable[[Request], Any]:
+        """Every error becomes its one-line response here, in the route: an exception left
+        to Starlette's last-resort handler is re-raised after the 500, and uvicorn then
+        drops the connection (a keep-alive client's next request would be reset)."""
+
+        async def call(request: Request) -> Any:
+            try:
+                return await endpoint(request)
+            except Exception as exc:  # noqa: BLE001 - answered, and logged when internal
+                return await problem(request, exc)
+
+        return call
+
     app: Starlette = Starlette(
         routes=[
-            Route("/search", search, methods=["POST"]),
-            Route("/ask", ask, methods=["POST"]),
-            Route("/status", status, methods=["GET"]),
+            Route("/search", guarded(search), methods=["POST"]),
+            Route("/ask", guarded(ask), methods=["POST"]),
+            Route("/status", guarded(status), methods=["GET"]),
             Route("/health", health, methods=["GET"]),
         ],
-        exception_handlers={HTTPProblem: problem, DrragError: problem, 404: problem, 405: problem},
+        exception_handlers={404: problem, 405: problem},
     )
     return BearerToken(app, token) if token else app
 
@@ -229,9 +251,10 @@ class AskResponse:
 
     def run(self, on_token: Any = None) -> dict[str, Any]:
         b = self.body
-        return self.service.ask(
-            b["question"], strategy=b.get("strategy"), k=b.get("k"), on_token=on_token, cancelled=self.gone.is_set
-        )
+        ask = self.service.ask
+        return contained(
+            lambda: ask(b["question"], b.get("strategy"), b.get("k"), on_token=on_token, cancelled=self.gone.is_set)
+        )()
 
     async def whole(self, send: Any) -> None:
         import anyio
@@ -310,90 +333,3 @@ class BearerToken:
                 await response(scope, receive, send)
                 return
         await self.app(scope, receive, send)
-
-
-# -- uvicorn ------------------------------------------------------------------------------------
-def idle_closing_h11() -> type:
-    """uvicorn's h11 protocol, closing a connection that sends no request for KEEP_ALIVE_S."""
-    from uvicorn.protocols.http.h11_impl import H11Protocol
-
-    class IdleClosingH11(H11Protocol):
-        def connection_made(self, transport: Any) -> None:  # type: ignore[override]
-            super().connection_made(transport)
-            self.timeout_keep_alive_task = self.loop.call_later(
-                self.timeout_keep_alive, self.timeout_keep_alive_handler
-            )
-
-    return IdleClosingH11
-
-
-def bind(host: str, port: int) -> socket.socket:
-    """The listening socket (port 0 = any free port), bound before uvicorn starts so the
-    URL is known and a taken port is one clear error."""
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    try:
-        sock.bind((host, port))
-    except OSError as exc:
-        sock.close()
-        raise InputError(f"cannot listen on {host}:{port}: {exc.strerror}; choose another --port or --host") from exc
-    sock.listen(2048)
-    sock.set_inheritable(True)
-    return sock
-
-
-def url_of(sock: socket.socket) -> str:
-    host, port = sock.getsockname()[:2]
-    return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
-
-
-def raise_fd_limit(want: int = LIMIT_CONCURRENCY + 256) -> None:
-    """Room for LIMIT_CONCURRENCY sockets: raise the soft open-files limit toward the hard one."""
-    import resource
-
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    target = want if hard == resource.RLIM_INFINITY else min(want, hard)
-    if soft != resource.RLIM_INFINITY and soft < target:
-        resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
-
-
-def make_server(app: Any, log_level: str = "warning") -> Any:
-    import uvicorn
-
-    config = uvicorn.Config(
-        app,
-        http=idle_closing_h11(),
-        lifespan="off",
-        log_level=log_level,
-        timeout_keep_alive=KEEP_ALIVE_S,
-        limit_concurrency=LIMIT_CONCURRENCY,
-        access_log=False,
-    )
-    return uvicorn.Server(config)
-
-
-def run(app: Any, sock: socket.socket) -> None:
-    """Serve until Ctrl-C / SIGTERM: uvicorn finishes in-flight requests, then this
-    returns (exit 0). uvicorn re-raises the signal it caught once it has stopped; the
-    handlers set here take that signal as the stop it already was."""
-    import signal
-
-    raise_fd_limit()
-    stops = (signal.SIGINT, signal.SIGTERM)
-    saved = {sig: signal.signal(sig, lambda *_: None) for sig in stops}
-    try:
-        make_server(app).run(sockets=[sock])
-    finally:
-        for sig, handler in saved.items():
-            signal.signal(sig, handler)
-    print("drrag serve: stopped", file=sys.stderr, flush=True)
-
-
-def is_loopback(host: str) -> bool:
-    import ipaddress
-
-    try:
-        return host == "localhost" or ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False

@@ -47,6 +47,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("drrag.serve")
 
 POLL_S = 0.25  # how often a request waiting for the LLM checks whether its client left
+MAX_K = 1000  # a client's k beyond this is refused (tantivy panics on a huge top-k)
 
 
 class Cancelled(Exception):  # noqa: N818 - a request's end, not a failure
@@ -231,6 +232,7 @@ class Service:
         """Exactly the `drrag search --json` document (with ``strategy``: the context it selects)."""
         from drrag_cli.question import checked_question
 
+        checked_k(k)
         live = self._current()
         if strategy is not None:
             from drrag_cli.pipeline import search_json
@@ -258,6 +260,7 @@ class Service:
         """Exactly the `drrag ask --json` document. ``on_token`` gets the answer as it is
         generated; ``cancelled()`` is polled while waiting for the LLM and between tokens,
         and when it turns true the generation stops with :class:`Cancelled`."""
+        checked_k(k)
         live = self._current()
         hook = None
         if on_token is not None or cancelled is not None:
@@ -326,6 +329,11 @@ class Service:
             "generation_switches": self.switches,
             "llm_waiting": self.queue.waiting,
         }
+
+
+def checked_k(k: int | None) -> None:
+    if k is not None and k > MAX_K:
+        raise InputError(f"k must be at most {MAX_K} (got {k})")
 
 
 def _file_text(file: str, sha256: str) -> str | None:

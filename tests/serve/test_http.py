@@ -97,6 +97,8 @@ def test_ask_and_stream(client: httpx.Client) -> None:
         ("/search", b'{"k": 3}', 400, "needs the field 'query'"),
         ("/search", b'{"query": "x", "k": 0}', 400, "at least 1"),
         ("/search", b'{"query": "x", "mode": "fuzzy"}', 400, "unknown search mode"),
+        ("/search", b'{"query": "x", "k": 4611686018427387904}', 400, "at most 1000"),  # tantivy would panic
+        ("/ask", b'{"question": "x", "k": 4611686018427387904}', 400, "at most 1000"),
         ("/ask", b'{"question": "x", "stream": "yes"}', 400, "must be true or false"),
         ("/ask", b'{"question": 3}', 400, "field 'question' of /ask must be a string"),
         ("/search", b'{"query": "' + b"x" * 5000 + b'"}', 413, "over the limit of 4096"),
@@ -221,3 +223,19 @@ def test_serve_refuses_an_open_host_without_token(tmp_path: Path) -> None:
 def test_serve_help_has_examples(cli) -> None:  # noqa: ANN001
     code, out, _ = cli("serve", "--help")
     assert code == 0 and "Example" in out and "--token" in out and "/ask" in out
+
+
+def test_a_native_panic_is_a_500_line(client: httpx.Client, service: Service, monkeypatch) -> None:  # noqa: ANN001
+    class PanicException(BaseException):  # what pyo3 raises for a Rust panic: no `except Exception` sees it
+        pass
+
+    def panics(*args: Any, **kwargs: Any) -> dict:
+        raise PanicException("capacity overflow")
+
+    monkeypatch.setattr(service, "search", panics)
+    r = client.post("/search", json={"query": "x"})
+    assert r.status_code == 500 and r.json() == {
+        "error": "internal error: RuntimeError: PanicException: capacity overflow"
+    }
+    monkeypatch.undo()
+    assert client.post("/search", json={"query": "Mara", "k": 1}).status_code == 200
