@@ -62,5 +62,6 @@ class BM25Index:
         query = self.index.parse_query(
             " ".join(terms), ["title", "text"], field_boosts={"title": TITLE_BOOST}
         )
+        n = min(n, max(1, self.searcher.num_docs))  # tantivy panics on a huge top-k
         hits = self.searcher.search(query, n).hits
         return [(int(self.searcher.doc(addr)["pid"][0]), float(score)) for score, addr in hits]

@@ -80,6 +80,12 @@ def test_dense_handles_empty_and_huge(built: Index) -> None:
     assert len(built.search("y " * 3000, mode="dense", k=2)) == 2
 
 
+def test_a_huge_k_returns_every_passage_instead_of_a_tantivy_panic(built: Index) -> None:
+    for mode in ("bm25", "dense", "hybrid"):
+        hits = built.search("Heron", mode=mode, k=2**62)
+        assert 0 < len(hits) <= built.status()["passages"]
+
+
 def test_operators_are_plain_words() -> None:
     assert query_terms('Heron AND "Mara" (Quint) OR NOT x:y') == [
         "heron",
