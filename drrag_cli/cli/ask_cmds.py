@@ -111,32 +111,22 @@ def ask(
 ) -> None:
     """Answer a question from your files: DR-RAG retrieval, then ONE call to a local GGUF model.
 
-    The answer is followed by numbered sources [n] title — path:lines. Documents are
+    The answer is followed by numbered sources \\[n] title — path:lines. Documents are
     treated as data: their text is fenced in the prompt and cannot change the output.
     --rewrite dmqr and --strategy note call the LLM more than once (rewrites are cached).
     With --server (or DRRAG_SERVER) a running `drrag serve` answers, with its own index and settings.
+    \f
+    Long: typer declares the options in the signature (~30 lines); the body is short.
     """
     if server:
         local_only = {
-            "--k1": k1,
-            "--first-stage": first_stage,
-            "--threshold": threshold,
-            "--rewrite": rewrite,
-            "--rewrite-strategies": rewrite_strategies,
-            "--refine": refine,
-            "--dslr-threshold": dslr_threshold,
-            "--model": model,
-            "--answer-mode": answer_mode,
-            "--explain": explain or None,
-        }
+            "--k1": k1, "--first-stage": first_stage, "--threshold": threshold, "--rewrite": rewrite,
+            "--rewrite-strategies": rewrite_strategies, "--refine": refine, "--dslr-threshold": dslr_threshold,
+            "--model": model, "--answer-mode": answer_mode, "--explain": explain or None,
+        }  # fmt: skip
         if not fallback_local:  # with it, they say where a local answer would come from
             local_only.update({"--index": index, "--config": config})
-        given = [name for name, value in local_only.items() if value is not None]
-        if given:
-            raise InputError(
-                f"{', '.join(given)} cannot be sent to a server (it answers with its own index and settings); "
-                "drop them, or run without --server / DRRAG_SERVER"
-            )
+        _refuse_local_only(local_only)
         if _ask_server(server, question, strategy, k, stream, json_out, fallback_local):
             return
     from drrag_cli.pipeline import Pipeline
@@ -162,6 +152,15 @@ def ask(
     if explain:
         print_trace(result.retrieval, stderr_console())
     print_answer(result, already_streamed=streamed)
+
+
+def _refuse_local_only(options: dict[str, object]) -> None:
+    given = [name for name, value in options.items() if value is not None]
+    if given:
+        raise InputError(
+            f"{', '.join(given)} cannot be sent to a server (it answers with its own index and settings); "
+            "drop them, or run without --server / DRRAG_SERVER"
+        )
 
 
 def _ask_server(

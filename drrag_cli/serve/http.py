@@ -152,6 +152,20 @@ def _json_type(value: Any) -> str:
 
 
 # -- the app ---------------------------------------------------------------------------------
+async def problem(request: Request, exc: Exception) -> Response:
+    """Any error as its one-line JSON response (the status from its kind)."""
+    if isinstance(exc, HTTPProblem):
+        return error_response(exc.status, str(exc))
+    if isinstance(exc, DrragError):
+        return error_response(status_of(exc), str(exc))
+    from starlette.exceptions import HTTPException
+
+    if isinstance(exc, HTTPException):  # 404, 405 from the router
+        return error_response(exc.status_code, f"{exc.detail}: {request.method} {request.url.path}")
+    log.exception("internal error on %s", request.url.path)
+    return error_response(500, f"internal error: {type(exc).__name__}: {exc}")
+
+
 def build_app(service: Service, token: str | None = None, max_body_bytes: int = 1_000_000) -> Any:
     """The ASGI app: Starlette routes behind the bearer-token check (when ``token``)."""
     import anyio
@@ -179,18 +193,6 @@ def build_app(service: Service, token: str | None = None, max_body_bytes: int = 
 
     async def health(request: Request) -> Response:
         return json_response({"status": "ok"})
-
-    async def problem(request: Request, exc: Exception) -> Response:
-        if isinstance(exc, HTTPProblem):
-            return error_response(exc.status, str(exc))
-        if isinstance(exc, DrragError):
-            return error_response(status_of(exc), str(exc))
-        from starlette.exceptions import HTTPException
-
-        if isinstance(exc, HTTPException):  # 404, 405 from the router
-            return error_response(exc.status_code, f"{exc.detail}: {request.method} {request.url.path}")
-        log.exception("internal error on %s", request.url.path)
-        return error_response(500, f"internal error: {type(exc).__name__}: {exc}")
 
     def guarded(endpoint: Callable[[Request], Any]) -> Callable[[Request], Any]:
         """Every error becomes its one-line response here, in the route: an exception left
