@@ -42,12 +42,14 @@ def mcp(
         ),
     ] = None,
 ) -> None:
-    """Serve the index to AI agents over MCP: tools search, ask, get_passage, get_document, status.
+    """Serve the index to AI agents over MCP: tools search, ask,
+    get_passage, get_document, status.
 
-    The models load once, before the first request; every tool call reuses them, and the
-    answer of `ask` carries numbered citations an agent can open with get_passage or
-    get_document. Errors come back as MCP tool errors with the same one line the CLI prints.
-    Stdio by default (stdout carries only the protocol; logs go to stderr).
+    The models load once, before the first request; every tool call reuses
+    them, and the answer of `ask` carries numbered citations an agent can
+    open with get_passage or get_document. Errors come back as MCP tool
+    errors with the same one line the CLI prints. Stdio by default (stdout
+    carries only the protocol; logs go to stderr).
     """
     from drrag_cli.serve.mcp_server import build_server, quiet_stdout, run_http, run_stdio
     from drrag_cli.serve.service import Service

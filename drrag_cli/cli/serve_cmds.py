@@ -46,13 +46,14 @@ def serve(
         int | None, typer.Option("--max-body", help="Largest request body in bytes; larger get 413.")
     ] = None,
 ) -> None:
-    """Serve the index as a local HTTP JSON API: POST /search, POST /ask (stream: true for
-    server-sent events), GET /status, GET /health.
+    """Serve the index as a local HTTP JSON API: POST /search, POST /ask
+    (stream: true for server-sent events), GET /status, GET /health.
 
-    The models load once, before the URL is printed; answers are the documents that
-    `drrag search --json` and `drrag ask --json` print. Searches run side by side; LLM
-    calls wait their turn in one queue. A new index generation (`drrag index`, --watch)
-    is picked up between requests. Errors are one JSON line {"error": "..."}.
+    The models load once, before the URL is printed; answers are the
+    documents that `drrag search --json` and `drrag ask --json` print.
+    Searches run side by side; LLM calls wait their turn in one queue.
+    A new index generation (`drrag index`, --watch) is picked up between
+    requests. Errors are one JSON line {"error": "..."}.
     """
     from drrag_cli.serve import http
     from drrag_cli.serve.service import Service
