@@ -1,7 +1,8 @@
 """Index and search benchmark on the HotpotQA dev500 corpus (issues: foundation, 14).
 
-One run on this machine measures, A/B interleaved where two things are compared (the
-machine is shared: read times as upper bounds, ratios as the result):
+One run on this machine measures (the machine is shared: read times as upper bounds, ratios
+as the result; the timed units 1, 2 and 5 run once per --rounds round, in reversed order every
+other round, and each unit's best round counts):
   1. whole `drrag index` throughput, a real subprocess (imports, model load, chunking,
      embedding, BM25 + HNSW, atomic publish), passages/s: the default (``embedding.runtime:
      auto`` = the verified ONNX export) against ``runtime: torch``, alternating;
@@ -17,7 +18,7 @@ machine is shared: read times as upper bounds, ratios as the result):
      missing): drrag's index rate and warm p50 as ratios to txtai's; goal index ≥ 1.3×.
 
     python benchmarks/index_bench.py [--data ../shared/data/hotpotqa/dev500.ircot.jsonl] \\
-        [--out benchmarks/out/index] [--rounds 1]
+        [--out benchmarks/out/index] [--rounds 2] [--index-runtimes auto,torch] [--txtai-queries 100]
 
 The ONNX export is made (or found) before anything is timed, as after a first `drrag index`.
 Writes results.json in --out and prints it.
@@ -76,46 +77,79 @@ def run_index(corpus: Path, ix: Path, config: Path) -> tuple[float, dict[str, An
     return wall, json.loads(run.stdout)
 
 
-def index_rates(corpus: Path, out: Path, rounds: int, runtimes: tuple[str, ...]) -> dict[str, Any]:
-    """Whole `drrag index` per runtime, alternating (a fresh vector cache each time)."""
-    walls: dict[str, list[float]] = {rt: [] for rt in runtimes}
-    report: dict[str, Any] = {}
-    for r in range(rounds):
-        for rt in runtimes if r % 2 == 0 else runtimes[::-1]:
-            config = out / f"{rt}.yaml"
-            config.write_text(f"embedding:\n  runtime: {rt}\n")
-            wall, report[rt] = run_index(corpus, out / f"ix-{rt}", config)
-            walls[rt].append(wall)
-    n = report["auto"]["passages_total"]
-    manifest = json.loads(next((out / "ix-auto").glob("*/manifest.json")).read_text())["embedding"]
-    return {
-        rt: {"wall_s": [round(w, 2) for w in walls[rt]], "passages_per_s": round(n / min(walls[rt]), 2),
-             "report_seconds": report[rt]["seconds"]}
-        for rt in runtimes
-    } | {"passages": n, "auto_manifest": {k: manifest.get(k) for k in ("runtime", "passages_runtime", "onnx_export")}}
+def index_once(corpus: Path, out: Path, rt: str) -> tuple[float, dict[str, Any]]:
+    """One whole `drrag index` with ``embedding.runtime: rt`` into a fresh folder (fresh vector cache)."""
+    config = out / f"{rt}.yaml"
+    config.write_text(f"embedding:\n  runtime: {rt}\n")
+    return run_index(corpus, out / f"ix-{rt}", config)
 
 
-def raw_rates(texts: list[str], batch: int, rounds: int) -> dict[str, Any]:
+class Raw:
     """sentence-transformers and the ONNX export on the same texts, same batch, all cores."""
-    from drrag_cli.config import Settings
-    from drrag_cli.index.embedder import Embedder
 
-    model = Settings().embedding.model
-    runners = {"sentence_transformers": Embedder(model, 0, "torch"), "onnx": Embedder(model, 0, "onnx")}
-    for emb in runners.values():
-        emb.encode(texts[:64], batch_size=batch)  # load + warm
-    secs: dict[str, list[float]] = {k: [] for k in runners}
-    vecs = {}
-    for r in range(rounds):
-        for name in list(runners) if r % 2 == 0 else list(runners)[::-1]:
-            t0 = time.perf_counter()
-            vecs[name] = runners[name].encode(texts, batch_size=batch)
-            secs[name].append(time.perf_counter() - t0)
-    cos = (vecs["sentence_transformers"] * vecs["onnx"]).sum(axis=1)
+    def __init__(self, texts: list[str], batch: int) -> None:
+        from drrag_cli.config import Settings
+        from drrag_cli.index.embedder import Embedder
+
+        model = Settings().embedding.model
+        self.texts, self.batch = texts, batch
+        self.runners = {"sentence_transformers": Embedder(model, 0, "torch"), "onnx": Embedder(model, 0, "onnx")}
+        for emb in self.runners.values():
+            emb.encode(texts[:64], batch_size=batch)  # load + warm
+        self.vecs: dict[str, Any] = {}
+
+    def run(self, name: str) -> float:
+        t0 = time.perf_counter()
+        self.vecs[name] = self.runners[name].encode(self.texts, batch_size=self.batch)
+        return time.perf_counter() - t0
+
+    def cosine(self) -> dict[str, float]:
+        cos = (self.vecs["sentence_transformers"] * self.vecs["onnx"]).sum(axis=1)
+        return {"min": round(float(cos.min()), 6), "mean": round(float(cos.mean()), 7)}
+
+
+def timed_rounds(corpus: Path, out: Path, args: argparse.Namespace, questions: list[str]) -> dict[str, Any]:
+    """Every timed unit once per round, in reversed order every other round (A B C D, D C B A),
+    so a load change on the shared machine hits all of them alike. Rates use each unit's best round."""
+    from drrag_cli.config import Settings
+    from drrag_cli.index.api import Index
+    from drrag_cli.index.embedder import passage_embed_text
+
+    runtimes = list(dict.fromkeys(["auto", *args.index_runtimes.split(",")]))
+    units = [f"index:{rt}" for rt in runtimes] + ["raw:sentence_transformers", "raw:onnx"]
+    units += [] if args.no_txtai or not TXTAI_PY.exists() else ["txtai"]
+    secs: dict[str, list[float]] = {u: [] for u in units}
+    txtai_runs: list[dict[str, Any]] = []
+    raw: Raw | None = None
+    reports: dict[str, Any] = {}
+    for r in range(args.rounds):
+        for unit in units if r % 2 == 0 else units[::-1]:
+            kind, _, name = unit.partition(":")
+            if kind == "index":
+                wall, reports[name] = index_once(corpus, out, name)
+                secs[unit].append(wall)
+                continue
+            if raw is None:  # the texts the index embedded, known after round 0's first unit
+                index = Index.open(Settings().replace({"index.path": str(out / "ix-auto")}))
+                texts = [passage_embed_text(t, x) for _id, t, x, _h in index.store.all_passages()]
+                raw = Raw(texts, Settings().embedding.batch_size)
+            if kind == "raw":
+                secs[unit].append(raw.run(name))
+            else:
+                ext = txtai(out, raw.texts, questions[: args.txtai_queries])
+                if ext:
+                    txtai_runs.append(ext)
+                    secs[unit].append(ext["index_s"])
+    n = reports["auto"]["passages_total"]
+    manifest = json.loads(next((out / "ix-auto").glob("*/manifest.json")).read_text())["embedding"]
+    rates = {u: round(n / min(v), 2) for u, v in secs.items() if v}
     return {
-        name: {"seconds": [round(s, 2) for s in secs[name]], "passages_per_s": round(len(texts) / min(secs[name]), 2)}
-        for name in runners
-    } | {"cosine_onnx_vs_torch": {"min": round(float(cos.min()), 6), "mean": round(float(cos.mean()), 7)}}
+        "passages": n, "seconds": {u: [round(x, 2) for x in v] for u, v in secs.items()}, "passages_per_s": rates,
+        "cosine_onnx_vs_torch": raw.cosine() if raw else None,
+        "auto_manifest": {k: manifest.get(k) for k in ("runtime", "passages_runtime", "onnx_export")},
+        "txtai": min(txtai_runs, key=lambda x: x["index_s"]) if txtai_runs else None,
+        "txtai_warm_p50_ms_per_round": [x["warm_search_ms"]["p50"] for x in txtai_runs],
+    }
 
 
 def warm_search(ix: Path, questions: list[str]) -> dict[str, Any]:
@@ -179,10 +213,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
     parser.add_argument("--out", type=Path, default=REPO / "benchmarks" / "out" / "index")
-    parser.add_argument("--rounds", type=int, default=1, help="A/B rounds of the index and raw-rate runs")
+    parser.add_argument("--rounds", type=int, default=2, help="rounds of the timed units (ABCD, DCBA, ...)")
     parser.add_argument("--index-runtimes", default="auto,torch",
                         help="embedding.runtime values to time `drrag index` with (auto first; 'auto' saves time)")
     parser.add_argument("--no-txtai", action="store_true")
+    parser.add_argument("--txtai-queries", type=int, default=100, help="questions for txtai's warm latency")
     args = parser.parse_args()
     if not args.data.exists():
         sys.exit(f"dataset {args.data} not found (pass --data)")
@@ -191,44 +226,38 @@ def main() -> None:
     corpus, questions = write_corpus(args.data, args.out)
 
     from drrag_cli.config import Settings
-    from drrag_cli.index.api import Index
-    from drrag_cli.index.embedder import Embedder, passage_embed_text
+    from drrag_cli.index.embedder import Embedder
 
     settings = Settings()
     export = Embedder(settings.embedding.model, 0, "auto").export()  # as after a first `drrag index`
-    runtimes = tuple(dict.fromkeys(["auto", *args.index_runtimes.split(",")]))
-    indexing = index_rates(corpus, args.out, args.rounds, runtimes)
+    timed = timed_rounds(corpus, args.out, args, questions)
     ix = args.out / "ix-auto"
-    index = Index.open(settings.replace({"index.path": str(ix)}))
-    texts = [passage_embed_text(t, x) for _id, t, x, _h in index.store.all_passages()]
-    raw = raw_rates(texts, settings.embedding.batch_size, args.rounds)
-    ext = None if args.no_txtai else txtai(args.out, texts, questions)
     search = warm_search(ix, questions)
-    st_rate = raw["sentence_transformers"]["passages_per_s"]
+    rate = timed["passages_per_s"]
+    st_rate = rate["raw:sentence_transformers"]
+    ext = timed.pop("txtai")
     results: dict[str, Any] = {
         "machine": f"{os.cpu_count()} cores, {sys.platform}, Python {sys.version.split()[0]}",
+        "data": str(args.data),
         "rounds": args.rounds,
         "export": {k: export.get(k) for k in ("passed", "cosine_min", "graph", "exporter")},
-        "passages": indexing["passages"],
-        "index": indexing,
-        "raw": raw,
+        **timed,
         "ratios": {
-            "index_default_over_raw_st": round(indexing["auto"]["passages_per_s"] / st_rate, 3),
-            "raw_onnx_over_raw_st": round(raw["onnx"]["passages_per_s"] / st_rate, 3),
+            "index_default_over_raw_st": round(rate["index:auto"] / st_rate, 3),
+            "raw_onnx_over_raw_st": round(rate["raw:onnx"] / st_rate, 3),
             "hybrid_p50_torch_over_onnx": round(
                 search["hybrid_torch_ms"]["p50"] / search["hybrid_onnx_ms"]["p50"], 2),
         },
         **search,
         "cold_bm25_cli_s": cold_bm25(ix, questions),
     }
-    if "torch" in indexing:
-        torch_rate, auto_rate = indexing["torch"]["passages_per_s"], indexing["auto"]["passages_per_s"]
-        results["ratios"] |= {"index_torch_over_raw_st": round(torch_rate / st_rate, 3),
-                              "index_default_over_index_torch": round(auto_rate / torch_rate, 3)}
+    if "index:torch" in rate:
+        results["ratios"] |= {"index_torch_over_raw_st": round(rate["index:torch"] / st_rate, 3),
+                              "index_default_over_index_torch": round(rate["index:auto"] / rate["index:torch"], 3)}
     if ext:
         results["txtai"] = ext
         results["ratios"] |= {
-            "index_rate_drrag_over_txtai": round(indexing["auto"]["passages_per_s"] / ext["index_passages_per_s"], 2),
+            "index_rate_drrag_over_txtai": round(rate["index:auto"] / rate["txtai"], 2),
             "warm_p50_txtai_over_drrag": round(ext["warm_search_ms"]["p50"] / search["hybrid_onnx_ms"]["p50"], 2),
         }
     (args.out / "results.json").write_text(json.dumps(results, indent=2))
