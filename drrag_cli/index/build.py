@@ -357,7 +357,9 @@ def _embed_missing(root: Path, embedder: Embedder, rows, settings: Settings, pro
             if h in missing and h not in todo:
                 todo[h] = passage_embed_text(title, text)
         progress.phase("embedding passages", len(todo))
-        items = list(todo.items())
+        # Longest first across the whole run, not only within each chunk: batches of similar
+        # length pad less (what sentence-transformers does inside one encode call).
+        items = sorted(todo.items(), key=lambda item: -len(item[1]))
         for start in range(0, len(items), EMBED_CHUNK):
             chunk = items[start : start + EMBED_CHUNK]
             vecs = embedder.encode([t for _h, t in chunk], batch_size=settings.embedding.batch_size)
