@@ -1,8 +1,15 @@
-"""BM25 over title + text with tantivy (English stemming).
+"""BM25 over title + text with tantivy (English stemming; CJK as overlapping bigrams).
 
 User text never reaches tantivy's query grammar as-is: the query is reduced to its
 lowercase alphanumeric terms (the same cut tantivy's tokenizer makes), so quotes, colons,
 parentheses, URLs, `AND`/`OR`/`NOT` and the empty string are all plain words or nothing.
+
+Chinese and Japanese have no spaces, so tantivy's tokenizer would make a whole run of
+them one term, found only by the identical run. Both the indexed text and the query are
+therefore passed through :func:`cjk_bigrams` first: every run of Han, kana or Hangul
+becomes its overlapping character bigrams ("東京都" → "東京 京都"), the standard CJK
+analysis for BM25 (Lucene's CJKBigramFilter), with no segmenter dependency. Latin text
+is untouched, so English stemming and mixed documents work as before.
 """
 
 from __future__ import annotations
@@ -19,9 +26,23 @@ _TERM = re.compile(r"[^\W_]+")
 MAX_TERMS = 256  # a pasted document as a query (QDC's q*) stays cheap
 
 
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\U00020000-\U0002fa1f]+")
+
+
+def _bigrams(match: re.Match[str]) -> str:
+    run = match.group(0)
+    grams = [run[i : i + 2] for i in range(len(run) - 1)] or [run]
+    return f" {' '.join(grams)} "
+
+
+def cjk_bigrams(text: str) -> str:
+    """``text`` with every CJK run replaced by its overlapping bigrams, space-separated."""
+    return _CJK.sub(_bigrams, text) if _CJK.search(text) else text
+
+
 def query_terms(text: str) -> list[str]:
     """Lowercase alphanumeric terms; operators become ordinary words once lowercased."""
-    return [t for t in _TERM.findall(text.lower()) if len(t) <= 40][:MAX_TERMS]
+    return [t for t in _TERM.findall(cjk_bigrams(text).lower()) if len(t) <= 40][:MAX_TERMS]
 
 
 def _schema() -> tantivy.Schema:
@@ -42,7 +63,7 @@ def build_bm25(path: Path, rows: list[tuple[int, str, str, str]]) -> None:
     index = tantivy.Index(_schema(), path=str(path))
     writer = index.writer(heap_size=128_000_000, num_threads=1)
     for pid, title, text, _hash in rows:
-        writer.add_document(tantivy.Document(pid=pid, title=title, text=text))
+        writer.add_document(tantivy.Document(pid=pid, title=cjk_bigrams(title), text=cjk_bigrams(text)))
     writer.commit()
     writer.wait_merging_threads()
 
