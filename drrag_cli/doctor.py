@@ -102,6 +102,7 @@ def run_checks(load: Callable[[], Settings]) -> DoctorReport:
     report.check("config", lambda: (holder.append(load()), holder[0].source)[1])
     for mod in PACKAGES:
         report.check(f"package {mod}", lambda m=mod: _installed(m))
+    report.check("formats", _formats)
     if holder:
         settings = holder[0]
         report.check("embedding model", lambda: _embedding(settings))
@@ -115,6 +116,20 @@ def _installed(module: str) -> str:
     if importlib.util.find_spec(module):
         return "installed"
     raise RuntimeError(f"not installed (pip install -e . in the drrag folder installs {module})")
+
+
+def _formats() -> str:
+    """Which file formats `drrag index` reads. A missing optional office parser is named with
+    the fix but does not fail the doctor: the extra is optional, its files are skipped."""
+    from drrag_cli.ingest.office import FIX, PARSERS
+    from drrag_cli.ingest.walk import TEXT_EXTENSIONS
+
+    missing = {s for s, (mod, _) in PARSERS.items() if not importlib.util.find_spec(mod)}
+    enabled = " ".join(sorted(TEXT_EXTENSIONS - missing))
+    if missing:
+        names = ", ".join(f"{s} ({PARSERS[s][1]})" for s in sorted(missing))
+        return f"enabled: {enabled}; not enabled (no parser): {names} (fix: {FIX})"
+    return f"enabled: {enabled}"
 
 
 def onnx_status(runtime: str, model_id: str, path: str) -> dict[str, Any]:

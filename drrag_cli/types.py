@@ -58,9 +58,10 @@ class Passage:
 
     @property
     def location(self) -> str:
-        """`path:12-18`, `path (p. 3)` or just `path`: what a citation shows."""
+        """`path:12-18`, `path (p. 3)`, `deck.pptx (slide 3)` or just `path`: what a citation shows."""
         if self.page is not None:
-            return f"{self.source} (p. {self.page})"
+            unit = "slide " if self.source.lower().endswith(".pptx") else "p. "
+            return f"{self.source} ({unit}{self.page})"
         if self.line_start is not None:
             end = self.line_end if self.line_end is not None else self.line_start
             span = f"{self.line_start}" if end == self.line_start else f"{self.line_start}-{end}"

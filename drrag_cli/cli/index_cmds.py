@@ -88,8 +88,10 @@ def index(
     The folders given become the index's roots, which `drrag index` with no PATH re-syncs;
     a PATH not indexed before is added as a new root (said on stderr, "roots_added" in
     --json) unless --replace (or its alias --only) makes PATHS the only roots.
-    Formats: .md .markdown .txt .rst .html .htm .pdf, and .json/.jsonl record corpora
-    ({id?, title, text} per record). A killed run leaves the previous index usable.
+    Formats: .md .markdown .txt .rst .html .htm .pdf, .eml .mbox mail,
+    .json/.jsonl record corpora ({id?, title, text} per record), and
+    .docx .pptx .odt .epub with pip install 'drrag-cli\\[office]'.
+    A killed run leaves the previous index usable.
     """
     from drrag_cli.index.api import Index
 

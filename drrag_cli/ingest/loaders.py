@@ -14,11 +14,14 @@ import io
 import json
 import re
 from dataclasses import dataclass, field
-from html.parser import HTMLParser
 from pathlib import Path
 
+from drrag_cli.ingest.html_text import html_text
 from drrag_cli.question import clean_text
 from drrag_cli.types import Document
+
+OFFICE_SUFFIXES = frozenset({".docx", ".pptx", ".odt", ".epub"})  # ingest/office.py
+MAIL_SUFFIXES = frozenset({".eml", ".mbox"})  # ingest/mail.py
 
 
 class SkipFile(Exception):
@@ -47,6 +50,8 @@ def load_bytes(path: Path, data: bytes) -> Loaded:
         raise SkipFile("empty file")
     if suffix == ".pdf":
         return _load_pdf(path, data)
+    if suffix in OFFICE_SUFFIXES or suffix in MAIL_SUFFIXES:
+        return _load_packaged(path, data)
     text, notes = decode_text(data)
     if suffix in (".md", ".markdown"):
         docs = [_load_markdown(path, text)]
@@ -59,11 +64,28 @@ def load_bytes(path: Path, data: bytes) -> Loaded:
         notes += record_notes
     else:
         docs = [Document(source=str(path), title=path.stem, text=text)]
-    # a JSON "\ud800" escape is a lone surrogate, which SQLite and the tokenizers refuse
+    return Loaded(_cleaned(docs), notes)
+
+
+def _cleaned(docs: list[Document]) -> list[Document]:
+    """Lone surrogates removed (a JSON "\\ud800" escape: SQLite and the tokenizers refuse
+    them), empty documents dropped; no document left is a skip."""
     docs = [dataclasses.replace(d, title=clean_text(d.title), text=clean_text(d.text)) for d in docs if d.text.strip()]
     if not docs:
         raise SkipFile("no text")
-    return Loaded(docs, notes)
+    return docs
+
+
+def _load_packaged(path: Path, data: bytes) -> Loaded:
+    """Office/e-book files (ingest/office.py, optional parsers) and mail (ingest/mail.py)."""
+    suffix = path.suffix.lower()
+    if suffix in MAIL_SUFFIXES:
+        from drrag_cli.ingest.mail import load_mail
+
+        return Loaded(_cleaned(load_mail(path, data, SkipFile)))
+    from drrag_cli.ingest.office import load_office
+
+    return Loaded(_cleaned(load_office(path, data, SkipFile)))
 
 
 # Longest first: the UTF-32-LE mark begins with the UTF-16-LE one.
@@ -168,57 +190,9 @@ def _load_rst(path: Path, text: str) -> Document:
     return Document(str(path), title, text)
 
 
-class _HTMLText(HTMLParser):
-    SKIP = {"script", "style", "nav", "noscript", "template", "svg", "head"}
-    BLOCK = {"p", "div", "br", "li", "ul", "ol", "tr", "table", "section", "article",
-             "h1", "h2", "h3", "h4", "h5", "h6", "pre", "blockquote", "dd", "dt", "hr"}
-
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.parts: list[str] = []
-        self.skip_depth = 0
-        self.title = ""
-        self.h1 = ""
-        self._in: list[str] = []
-
-    def handle_starttag(self, tag: str, attrs) -> None:  # noqa: ANN001
-        if tag in self.SKIP and tag != "head":
-            self.skip_depth += 1
-        self._in.append(tag)
-        if tag in self.BLOCK:
-            self.parts.append("\n")
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag in self.SKIP and tag != "head" and self.skip_depth:
-            self.skip_depth -= 1
-        if tag in self._in:
-            while self._in and self._in.pop() != tag:
-                pass
-        if tag in self.BLOCK:
-            self.parts.append("\n")
-
-    def handle_data(self, data: str) -> None:
-        if "title" in self._in:
-            self.title += data
-            return
-        if self.skip_depth or "head" in self._in:
-            return
-        if "h1" in self._in:
-            self.h1 += data
-        self.parts.append(data)
-
-
 def _load_html(path: Path, text: str) -> Document:
-    parser = _HTMLText()
-    parser.feed(text)
-    parser.close()
-    body = "".join(parser.parts)
-    body = re.sub(r"[ \t\r\f\v]+", " ", body)
-    body = re.sub(r"\n\s*\n+", "\n\n", body)
-    lines = [line.strip() for line in body.split("\n")]
-    body = "\n".join(lines).strip()
-    title = " ".join(parser.title.split()) or " ".join(parser.h1.split()) or path.stem
-    return Document(str(path), title, body, first_line=None)
+    title, body = html_text(text)
+    return Document(str(path), title or path.stem, body, first_line=None)
 
 
 def _load_pdf(path: Path, data: bytes) -> Loaded:

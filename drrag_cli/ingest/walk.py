@@ -15,7 +15,10 @@ from pathlib import Path
 
 from drrag_cli.errors import InputError
 
-TEXT_EXTENSIONS = {".md", ".markdown", ".txt", ".rst", ".html", ".htm", ".pdf", ".json", ".jsonl"}
+TEXT_EXTENSIONS = {
+    ".md", ".markdown", ".txt", ".rst", ".html", ".htm", ".pdf", ".json", ".jsonl",
+    ".docx", ".pptx", ".odt", ".epub", ".eml", ".mbox",  # ingest/office.py (optional parsers), ingest/mail.py
+}
 
 
 @dataclass
