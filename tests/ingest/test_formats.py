@@ -216,3 +216,16 @@ def test_index_reads_every_format_and_skips_the_damaged_one(
     code, out, _ = cli("search", "godwits mudflats", "--mode", "bm25", "--index", str(tmp_path / "ix"), "--json")
     top = json.loads(out)["results"][0]
     assert (Path(top["source"]).name, top["title"]) == ("notes.epub#2", "Field Notes › Mudflats")
+
+
+def test_doctor_lists_formats_and_names_a_missing_parser(monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib.util
+
+    from drrag_cli import doctor
+
+    assert ".docx" in doctor._formats() and "not enabled" not in doctor._formats()
+    real = importlib.util.find_spec
+    monkeypatch.setattr(doctor.importlib.util, "find_spec", lambda name: None if name == "pptx" else real(name))
+    detail = doctor._formats()
+    assert ".pptx" not in detail.split(";")[0]
+    assert "not enabled (no parser): .pptx (python-pptx) (fix: pip install 'drrag-cli[office]')" in detail
