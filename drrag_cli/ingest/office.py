@@ -37,13 +37,31 @@ def load_office(path: Path, data: bytes, skip: type[Exception]) -> list[Document
         __import__(module)
     except ImportError as exc:
         raise skip(f"{suffix} needs {package}, which is not installed (fix: {FIX})") from exc
-    if not zipfile.is_zipfile(io.BytesIO(data)):
-        raise skip(f"not a valid {suffix} file (not a zip container: damaged or renamed?)")
+    _check_container(suffix, data, skip)
     try:
         return loader(path, data)
     except Exception as exc:  # the libraries raise many types on damaged files
         first = (str(exc).strip().splitlines() or [""])[0][:120]
         raise skip(f"unreadable {suffix} file ({type(exc).__name__}: {first}); re-save it from its editor") from exc
+
+
+MAX_UNZIPPED_MB = 512  # a zip that expands past this is refused before a parser inflates it
+_OLE = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"  # compound file: legacy .doc/.ppt or a password-protected file
+
+
+def _check_container(suffix: str, data: bytes, skip: type[Exception]) -> None:
+    """These formats are zip files: anything else, or a zip bomb, is refused with a reason."""
+    if data.startswith(_OLE):
+        raise skip(f"password-protected or legacy binary Office file named {suffix}; "
+                   f"save it again as {suffix} without a password")
+    try:
+        with zipfile.ZipFile(io.BytesIO(data)) as zf:
+            unzipped = sum(info.file_size for info in zf.infolist())
+    except (zipfile.BadZipFile, EOFError, ValueError) as exc:
+        raise skip(f"not a valid {suffix} file (not a readable zip container: damaged or renamed?)") from exc
+    if unzipped > MAX_UNZIPPED_MB * 1024 * 1024:
+        raise skip(f"{suffix} file expands to {unzipped / 1024 / 1024:.0f} MB (over {MAX_UNZIPPED_MB} MB: "
+                   f"a zip bomb?); not indexed")
 
 
 def _heading_level(style_name: str) -> int | None:
@@ -71,14 +89,15 @@ def _markdownish(blocks: Iterable[tuple[int | None, str]]) -> tuple[str, str]:
 
 def _load_docx(path: Path, data: bytes) -> list[Document]:
     import docx
+    from docx.table import Table
 
     doc = docx.Document(io.BytesIO(data))
     blocks: list[tuple[int | None, str]] = []
-    for para in doc.paragraphs:
-        blocks.append((_heading_level(para.style.name if para.style is not None else ""), para.text))
-    for table in doc.tables:  # after the body: python-docx lists tables apart from paragraphs
-        for row in table.rows:
-            blocks.append((None, " | ".join(cell.text for cell in row.cells)))
+    for part in doc.iter_inner_content():  # paragraphs and tables in reading order
+        if isinstance(part, Table):
+            blocks += [(None, " | ".join(cell.text for cell in row.cells)) for row in part.rows]
+        else:
+            blocks.append((_heading_level(part.style.name if part.style is not None else ""), part.text))
     text, first = _markdownish(blocks)
     title = (doc.core_properties.title or "").strip() or first or path.stem
     return [Document(str(path), title[:200], text, first_line=None)]
@@ -90,10 +109,7 @@ def _load_pptx(path: Path, data: bytes) -> list[Document]:
     deck = Presentation(io.BytesIO(data))
     starts, chunks, offset, first = [], [], 0, ""
     for slide in deck.slides:
-        lines = []
-        for shape in slide.shapes:
-            if shape.has_text_frame:
-                lines += [" ".join(p.text.split()) for p in shape.text_frame.paragraphs]
+        lines = _shape_lines(slide.shapes)
         if slide.has_notes_slide:
             lines.append(slide.notes_slide.notes_text_frame.text)
         lines = [line for line in lines if line.strip()]
@@ -106,6 +122,19 @@ def _load_pptx(path: Path, data: bytes) -> list[Document]:
     text = "\n\n".join(chunks)
     title = (deck.core_properties.title or "").strip() or first or path.stem
     return [Document(str(path), title[:200], text, first_line=None, page_starts=starts)]
+
+
+def _shape_lines(shapes) -> list[str]:  # noqa: ANN001 - pptx shape collection
+    """Text of a slide's shapes, with grouped shapes and table rows, in the deck's order."""
+    lines: list[str] = []
+    for shape in shapes:
+        if getattr(shape, "shapes", None) is not None:  # a group
+            lines += _shape_lines(shape.shapes)
+        elif getattr(shape, "has_table", False) and shape.has_table:
+            lines += [" | ".join(cell.text for cell in row.cells) for row in shape.table.rows]
+        elif shape.has_text_frame:
+            lines += [" ".join(p.text.split()) for p in shape.text_frame.paragraphs]
+    return lines
 
 
 def _load_odt(path: Path, data: bytes) -> list[Document]:

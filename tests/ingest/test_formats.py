@@ -36,6 +36,7 @@ def make_docx(path: Path) -> Path:
     doc.add_paragraph("Each counter carries a Vosk 8x42 binocular.")
     table = doc.add_table(rows=1, cols=2)
     table.rows[0].cells[0].text, table.rows[0].cells[1].text = "Boat", "Marlijn"
+    doc.add_paragraph("Counts are sent to the bird trust every evening.")
     doc.save(str(path))
     return path
 
@@ -108,7 +109,7 @@ def test_docx_headings_lead_passages_and_name_the_title(tmp_path: Path) -> None:
     assert doc.title == "Gull survey plan"  # the title property
     assert doc.text.startswith("# Gull survey\n\nThe survey counts herring gulls")
     assert "## Equipment\n\nEach counter carries a Vosk 8x42 binocular." in doc.text
-    assert "Boat | Marlijn" in doc.text  # table cells
+    assert "binocular.\n\nBoat | Marlijn\n\nCounts are sent" in doc.text  # table cells, in reading order
     passages = chunk_document(doc, 8)
     assert any(p.text.startswith("## Equipment Each counter") for p in passages)  # a heading starts a passage
 
@@ -120,6 +121,21 @@ def test_pptx_slides_are_cited_by_number(tmp_path: Path) -> None:
     passages = chunk_document(doc, 100)
     budget = next(p for p in passages if "40,000" in p.text)
     assert budget.page == 2 and budget.location.endswith("deck.pptx (slide 2)")
+
+
+def test_pptx_groups_and_tables_are_read(tmp_path: Path) -> None:
+    from pptx import Presentation
+    from pptx.util import Inches
+
+    deck = Presentation()
+    slide = deck.slides.add_slide(deck.slide_layouts[6])  # blank
+    group = slide.shapes.add_group_shape()
+    group.shapes.add_textbox(Inches(1), Inches(1), Inches(3), Inches(1)).text_frame.text = "Grouped kelp note"
+    table = slide.shapes.add_table(1, 2, Inches(1), Inches(3), Inches(4), Inches(1)).table
+    table.cell(0, 0).text, table.cell(0, 1).text = "Buoy", "Zuidpier"
+    deck.save(str(tmp_path / "g.pptx"))
+    (doc,) = load(tmp_path / "g.pptx").documents
+    assert "Grouped kelp note" in doc.text and "Buoy | Zuidpier" in doc.text
 
 
 def test_odt_and_epub(tmp_path: Path) -> None:
@@ -177,6 +193,17 @@ def test_damaged_files_are_skipped_with_one_line(tmp_path: Path, name: str, data
     with pytest.raises(SkipFile, match=reason) as info:
         load(path)
     assert "\n" not in str(info.value)
+
+
+def test_password_protected_and_zip_bomb_files_are_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "secret.docx").write_bytes(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + b"\x00" * 512)
+    with pytest.raises(SkipFile, match="password-protected or legacy binary Office file"):
+        load(tmp_path / "secret.docx")
+    from drrag_cli.ingest import office
+
+    monkeypatch.setattr(office, "MAX_UNZIPPED_MB", 0)  # any real file is then "too large" unzipped
+    with pytest.raises(SkipFile, match="expands to .* MB .*zip bomb"):
+        load(make_docx(tmp_path / "plan.docx"))
 
 
 def test_truncated_docx_is_skipped(tmp_path: Path) -> None:
