@@ -18,6 +18,10 @@ class Document:
     first_line: int | None = 1
     # For PDFs: character offset in `text` where each page starts.
     page_starts: list[int] | None = None
+    # Extracted headings (.docx, .odt): (offset in `text`, heading path such as
+    # "Equipment › Sync station") from that offset on; passages there are titled
+    # "<title> › <path>" so a citation names its section.
+    sections: list[tuple[int, str]] | None = None
 
 
 @dataclass(slots=True)

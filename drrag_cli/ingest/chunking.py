@@ -133,7 +133,12 @@ def _passage(doc: Document, ordinal: int, start: int, end: int, newlines: list[i
         line_end = doc.first_line + bisect.bisect_left(newlines, end)
     if doc.page_starts:
         page = bisect.bisect_right(doc.page_starts, start)
+    title = doc.title
+    if doc.sections:  # the heading path of the section the passage starts in
+        i = bisect.bisect_right(doc.sections, start, key=lambda section: section[0]) - 1
+        if i >= 0 and doc.sections[i][1]:
+            title = f"{doc.title} › {doc.sections[i][1]}"
     return Passage(
-        source=doc.source, title=doc.title, text=text, ordinal=ordinal,
+        source=doc.source, title=title, text=text, ordinal=ordinal,
         char_start=start, char_end=end, line_start=line_start, line_end=line_end, page=page,
     )

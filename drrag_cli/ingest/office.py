@@ -5,8 +5,9 @@ inside the loader, so ``drrag --help`` stays fast and a missing one skips the fi
 the fix instead of failing the run. Citations are as precise as each format allows:
 
 * .docx/.odt: Heading 1-6 styles become Markdown ``#`` lines, so a heading starts a new
-  passage (as in Markdown notes) and its text leads the passage; the title is the
-  document's title property, else its Title/first heading. Text is extracted (no lines).
+  passage (as in Markdown notes), and each passage is titled with its heading path
+  ("Plan › Equipment › Sync station"); the document's title is its title property, else
+  its Title/first heading. Text is extracted (no line numbers).
 * .pptx: one page per slide (``page`` = slide number, cited "slide N").
 * .epub: one document per chapter (``book.epub#N``), titled "Book › Chapter".
 """
@@ -72,19 +73,28 @@ def _heading_level(style_name: str) -> int | None:
     return int(found.group(1)) if found else None
 
 
-def _markdownish(blocks: Iterable[tuple[int | None, str]]) -> tuple[str, str]:
-    """(text, first heading) from (heading level or None, paragraph text) blocks: headings
-    become '#' lines, paragraphs are separated by blank lines (the chunker's paragraphs)."""
-    parts, first = [], ""
+def _headed_document(path: Path, blocks: Iterable[tuple[int | None, str]], meta_title: str) -> Document:
+    """A Document from (heading level or None, paragraph text) blocks: headings become '#'
+    lines, paragraphs are separated by blank lines (the chunker's paragraphs), and each
+    heading opens a section whose heading path titles its passages. The title is the
+    file's title property, else its first heading, else the file name."""
+    parts: list[str] = []
+    sections: list[tuple[int, list[str]]] = []
+    stack: list[tuple[int, str]] = []  # (level, heading) of the open headings
+    offset = 0
     for level, text in blocks:
         text = " ".join(text.split())
         if not text:
             continue
         if level:
-            first = first or text
+            stack = [(lv, h) for lv, h in stack if lv < level] + [(level, text)]
+            sections.append((offset, [h for _, h in stack]))
             text = "#" * level + " " + text
         parts.append(text)
-    return "\n\n".join(parts), first
+        offset += len(text) + 2
+    title = (meta_title.strip() or (sections[0][1][-1] if sections else "") or path.stem)[:200]
+    paths = [(at, " › ".join(h for h in heads if h != title)) for at, heads in sections]
+    return Document(str(path), title, "\n\n".join(parts), first_line=None, sections=paths or None)
 
 
 def _load_docx(path: Path, data: bytes) -> list[Document]:
@@ -98,9 +108,7 @@ def _load_docx(path: Path, data: bytes) -> list[Document]:
             blocks += [(None, " | ".join(cell.text for cell in row.cells)) for row in part.rows]
         else:
             blocks.append((_heading_level(part.style.name if part.style is not None else ""), part.text))
-    text, first = _markdownish(blocks)
-    title = (doc.core_properties.title or "").strip() or first or path.stem
-    return [Document(str(path), title[:200], text, first_line=None)]
+    return [_headed_document(path, blocks, doc.core_properties.title or "")]
 
 
 def _load_pptx(path: Path, data: bytes) -> list[Document]:
@@ -150,12 +158,11 @@ def _load_odt(path: Path, data: bytes) -> list[Document]:
             blocks.append((min(max(level, 1), 6), teletype.extractText(el)))
         elif el.qname == (TEXTNS, "p"):
             blocks.append((None, teletype.extractText(el)))
-    text, first = _markdownish(blocks)
     meta_title = ""
     for node in odt.meta.childNodes:
         if node.qname[1] == "title":
             meta_title = teletype.extractText(node).strip()
-    return [Document(str(path), (meta_title or first or path.stem)[:200], text, first_line=None)]
+    return [_headed_document(path, blocks, meta_title)]
 
 
 def _load_epub(path: Path, data: bytes) -> list[Document]:

@@ -111,7 +111,9 @@ def test_docx_headings_lead_passages_and_name_the_title(tmp_path: Path) -> None:
     assert "## Equipment\n\nEach counter carries a Vosk 8x42 binocular." in doc.text
     assert "binocular.\n\nBoat | Marlijn\n\nCounts are sent" in doc.text  # table cells, in reading order
     passages = chunk_document(doc, 8)
-    assert any(p.text.startswith("## Equipment Each counter") for p in passages)  # a heading starts a passage
+    equipment = next(p for p in passages if p.text.startswith("## Equipment Each counter"))  # a heading starts one
+    assert equipment.title == "Gull survey plan › Gull survey › Equipment"  # the heading path
+    assert passages[0].title == "Gull survey plan › Gull survey"
 
 
 def test_pptx_slides_are_cited_by_number(tmp_path: Path) -> None:
@@ -141,6 +143,8 @@ def test_pptx_groups_and_tables_are_read(tmp_path: Path) -> None:
 def test_odt_and_epub(tmp_path: Path) -> None:
     (odt,) = load(make_odt(tmp_path / "rota.odt")).documents
     assert odt.title == "Tern rota"
+    assert [p.title for p in chunk_document(odt, 100)] == ["Tern rota"]  # the title heading is not repeated
+    assert odt.sections == [(0, ""), (len("# Tern rota\n\n"), "Mondays")]
     assert "## Mondays\n\nOn Mondays Ilse waters the office ferns." in odt.text
     chapters = load(make_epub(tmp_path / "notes.epub")).documents
     assert [d.title for d in chapters] == ["Field Notes › Dunes", "Field Notes › Mudflats"]
@@ -243,6 +247,10 @@ def test_index_reads_every_format_and_skips_the_damaged_one(
     code, out, _ = cli("search", "godwits mudflats", "--mode", "bm25", "--index", str(tmp_path / "ix"), "--json")
     top = json.loads(out)["results"][0]
     assert (Path(top["source"]).name, top["title"]) == ("notes.epub#2", "Field Notes › Mudflats")
+    code, out, _ = cli("search", "Vosk binocular", "--mode", "bm25", "--index", str(tmp_path / "ix"), "--json")
+    top = json.loads(out)["results"][0]
+    # one ~100-word passage holds the whole tiny file: titled by the section it starts in
+    assert (Path(top["source"]).name, top["title"]) == ("plan.docx", "Gull survey plan › Gull survey")
 
 
 def test_doctor_lists_formats_and_names_a_missing_parser(monkeypatch: pytest.MonkeyPatch) -> None:
