@@ -42,9 +42,7 @@ def serve(
         float | None,
         typer.Option("--timeout", help="Seconds a request may wait for the local LLM before a 503 (serve.timeout)."),
     ] = None,
-    max_body: Annotated[
-        int | None, typer.Option("--max-body", help="Largest request body in bytes; larger get 413.")
-    ] = None,
+    max_body: Annotated[int | None, typer.Option("--max-body", help="Largest request body in bytes (else 413)")] = None,
 ) -> None:
     """Serve the index as a local HTTP JSON API: POST /search, POST /ask
     (stream: true for server-sent events), GET /status, GET /health.
