@@ -23,7 +23,7 @@ REPO = Path(__file__).resolve().parents[1]
 SAMPLE = REPO / "sample_corpus"
 FILES = {
     ".docx": SAMPLE / "projects/curlew/field-pilot-plan.docx",
-    ".pptx": SAMPLE / "meetings/2023-12-heron-year-review.pptx",
+    ".pptx": SAMPLE / "meetings/2023-12-plover-year-review.pptx",
     ".odt": SAMPLE / "wiki/kitchen-rota.odt",
     ".epub": SAMPLE / "wiki/halyard-handbook.epub",
     ".eml": SAMPLE / "notes/mail/2023-10-03-nas-quote.eml",

@@ -37,12 +37,13 @@ DOCX = [  # (heading level or None, text)
 ]
 
 SLIDES = [  # (title, bullets, notes)
-    ("Heron 2023 year in review", ["Board meeting, 12 December 2023", "Presented by Maren Okafor"], ""),
-    ("Adoption", ["Pilot libraries live: 9", "Weekly active searchers: 1,450"], ""),
-    ("Quality", ["Answer acceptance rose to 71 percent after the autumn release",
-                 "Top complaint: slow exports of long reading lists"],
-     "Mention that the acceptance number comes from the in-app thumbs."),
-    ("Next year", ["Bring Heron to two university libraries in Porto", "Retire the legacy export job"], ""),
+    ("Plover 2023 year in review", ["Vellmar Water Authority steering meeting, 12 December 2023",
+                                    "Presented by Ines Carvalho"], ""),
+    ("Coverage", ["Pumping stations connected: 48", "Readings stored per day: 6.1 million"], ""),
+    ("Quality", ["The false-alarm rate fell to 7 percent after the autumn release",
+                 "Top complaint: alerts that repeat during planned maintenance"],
+     "Mention that the false-alarm rate comes from the operators' weekly review."),
+    ("Next year", ["Connect the reservoirs of the northern district", "Retire the legacy SMS gateway"], ""),
 ]
 
 ODT = [
@@ -161,7 +162,7 @@ def main(root: Path) -> None:
     for folder in (mail, root / "projects" / "curlew", root / "meetings", root / "wiki"):
         folder.mkdir(parents=True, exist_ok=True)
     write_docx(root / "projects" / "curlew" / "field-pilot-plan.docx")
-    write_pptx(root / "meetings" / "2023-12-heron-year-review.pptx")
+    write_pptx(root / "meetings" / "2023-12-plover-year-review.pptx")
     write_odt(root / "wiki" / "kitchen-rota.odt")
     write_epub(root / "wiki" / "halyard-handbook.epub")
     write_mail(mail)
