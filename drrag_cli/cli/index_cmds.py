@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -23,6 +24,7 @@ from drrag_cli.cli.common import (
 if TYPE_CHECKING:
     from rich.console import Console
 
+    from drrag_cli.config import Settings
     from drrag_cli.index.build import BuildReport
 
 
@@ -92,10 +94,16 @@ def index(
     .json/.jsonl record corpora ({id?, title, text} per record), and
     .docx .pptx .odt .epub with pip install 'drrag-cli\\[office]'.
     A killed run leaves the previous index usable.
+    With no PATH and no --index, every collection (`drrag collection add`) is re-synced
+    too, after the local index when there is one.
+    \f
+    Long: typer declares the options in the signature (~40 lines); the body is short.
     """
     from drrag_cli.index.api import Index
 
     settings = settings_for(config, index, index__chunk_words=chunk_words)
+    if not (paths or index or watch or rebuild or replace) and _sync_collections(settings, json_out, verbose):
+        return
     if watch:
         from drrag_cli.cli.watch import run_watch
 
@@ -115,10 +123,36 @@ def index(
     _print_report(report, err, verbose)
 
 
-def _print_report(report: BuildReport, err: Console, verbose: bool) -> None:
+def _sync_collections(settings: Settings, json_out: bool, verbose: bool) -> bool:
+    """`drrag index` alone, when collections exist: the local index (if built) and then
+    every collection, each its own incremental build; False when there are none."""
+    from drrag_cli.collections import Registry
+    from drrag_cli.index import layout
+    from drrag_cli.index.api import Index
+
+    reg = Registry()
+    found = reg.load()
+    if not found:
+        return False
+    local = layout.current_generation(Path(settings.index.path).expanduser()) is not None
+    builds = ([(None, lambda: Index.build([], settings))] if local else []) + [
+        (c.name, lambda c=c: reg.sync(c, settings)) for c in found.values()
+    ]
+    err, reports = stderr_console(), []
+    for name, build in builds:
+        report = build()
+        reports.append({"collection": name, **report.to_json()})
+        if not json_out:
+            _print_report(report, err, verbose, label=f"collection {name}" if name else None)
+    if json_out:
+        print_json(reports)
+    return True
+
+
+def _print_report(report: BuildReport, err: Console, verbose: bool, label: str | None = None) -> None:
     f = report.to_json()["files"]
     err.print(
-        f"indexed {report.index}: {f['added']} added, {f['updated']} updated, "
+        f"indexed {label or report.index}: {f['added']} added, {f['updated']} updated, "
         f"{f['unchanged']} unchanged, {f['removed']} removed, {f['skipped']} skipped; "
         f"{report.passages_embedded} passages embedded, {report.passages_total} total "
         f"in {report.seconds:.1f}s" + ("" if report.published else " (nothing changed)"),

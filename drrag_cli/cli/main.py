@@ -64,6 +64,9 @@ def _register() -> None:
     from drrag_cli.cli import serve_cmds
 
     serve_cmds.register(app)
+    from drrag_cli.cli import collection_cmds
+
+    collection_cmds.register(app)
 
 
 _register()

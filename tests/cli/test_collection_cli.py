@@ -1,0 +1,46 @@
+"""`drrag collection ...` and `drrag index` re-syncing every collection."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+
+def test_collection_commands_and_index_resync(cli, corpus: Path) -> None:  # noqa: ANN001
+    code, out, err = cli("collection", "add", "notes", str(corpus / "notes"), "--exclude", "*.rst")
+    assert code == 0 and out == "" and "collection notes: 2 files" in err
+    code, _, err = cli("collection", "add", "wiki", str(corpus / "wiki"), "--json")
+    assert code == 0
+
+    code, out, _ = cli("collection", "list", "--json")
+    rows = json.loads(out)
+    assert [r["name"] for r in rows] == ["notes", "wiki"] and rows[0]["exclude"] == ["*.rst"]
+
+    (corpus / "notes" / "new.md").write_text("# New\n\nA new note about the Quint lab.\n", encoding="utf-8")
+    code, out, err = cli("index", "--json")  # no local .drrag: the collections only
+    reports = json.loads(out)
+    assert code == 0 and [r["collection"] for r in reports] == ["notes", "wiki"]
+    assert reports[0]["files"]["added"] == 1 and reports[1]["files"]["unchanged"] == 2
+
+    assert cli("index", str(corpus / "wiki"))[0] == 0  # PATH: the local index, as before
+    code, _, err = cli("index")
+    lines = err.strip().splitlines()
+    assert code == 0 and lines[0].startswith("indexed .drrag:") and "(nothing changed)" in lines[0]
+    assert lines[1].startswith("indexed collection notes:") and lines[2].startswith("indexed collection wiki:")
+
+    code, _, err = cli("collection", "rename", "wiki", "web")
+    assert code == 0 and "renamed collection wiki to web" in err
+    code, _, err = cli("collection", "remove", "notes")
+    assert code == 0 and [r["name"] for r in json.loads(cli("collection", "list", "--json")[1])] == ["web"]
+
+
+def test_bad_names_and_unknown_collections_are_one_line(cli, corpus: Path) -> None:  # noqa: ANN001
+    for args in (
+        ("collection", "add", "my notes", str(corpus)),
+        ("collection", "remove", "nope"),
+        ("collection", "rename", "nope", "other"),
+        ("collection", "add", "x", str(corpus / "missing")),
+    ):
+        code, out, err = cli(*args)
+        assert code == 1 and out == "" and err.count("\n") == 1 and err.startswith("drrag: error:"), (args, err)
+    assert json.loads(cli("collection", "list", "--json")[1]) == []
