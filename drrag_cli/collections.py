@@ -3,7 +3,8 @@
     from drrag_cli.collections import Registry
     reg = Registry()                       # $XDG_DATA_HOME/drrag/collections.json
     reg.add("notes", ["~/notes"], exclude=["drafts/*"], settings=settings)
-    index = reg.open(["notes", "papers"], settings)   # one Index, or a fused view of several
+    index = reg.open(["notes", "papers"], settings)   # their indexes, fused (MultiIndex)
+    Pipeline(settings, index=index).ask("...")         # citations name the collection
 
 Each collection is a normal drrag index (generations, CURRENT) in its own folder,
 ``$XDG_DATA_HOME/drrag/collections/<dir>/``, built and opened by :class:`Index` unchanged.
@@ -33,7 +34,6 @@ from drrag_cli.errors import IndexBusyError, IndexMissingError, InputError
 from drrag_cli.index import layout
 
 if TYPE_CHECKING:
-    from drrag_cli.index.api import Index
     from drrag_cli.index.build import BuildProgress, BuildReport
     from drrag_cli.index.multi import MultiIndex
 
@@ -197,9 +197,10 @@ class Registry:
 
         return Index.build(coll.paths, self.settings(coll, settings), progress=progress, path=self.folder(coll))
 
-    def open(self, names: Sequence[str], settings: Settings) -> Index | MultiIndex:
-        """One collection's :class:`Index`, or a fused view of several (all when ``names``
-        is empty). Every index must have been built with the same embedding model."""
+    def open(self, names: Sequence[str], settings: Settings) -> MultiIndex:
+        """The collections ``names`` (all when empty) as one index whose passages name
+        their collection; several are fused by RRF (:mod:`drrag_cli.index.multi`) and must
+        share the embedding model."""
         from drrag_cli.index.api import Index
         from drrag_cli.index.multi import MultiIndex
 
@@ -207,10 +208,23 @@ class Registry:
         chosen = [self.get(n) for n in dict.fromkeys(names)] if names else list(found.values())
         if not chosen:
             raise IndexMissingError("no collections yet; create one with `drrag collection add NAME PATH`")
-        opened = [(c.name, Index.open(self.settings(c, settings), path=self.folder(c))) for c in chosen]
-        if len(opened) == 1:
-            return opened[0][1]
-        return MultiIndex(opened)
+        return MultiIndex([(c.name, Index.open(self.settings(c, settings), path=self.folder(c))) for c in chosen])
+
+
+def target_index(settings: Settings, names: Sequence[str], explicit_index: bool) -> MultiIndex | None:
+    """What `search` / `ask` read; None means the ordinary index at ``index.path``.
+
+    ``--collection`` names → those collections. Neither them nor ``--index`` → the local
+    index when one is built at ``index.path``, else every collection (when there are any).
+    """
+    if names:
+        if explicit_index:
+            raise InputError("give --index DIR or --collection NAME, not both")
+        return Registry().open(names, settings)
+    if explicit_index or layout.current_generation(Path(settings.index.path).expanduser()) is not None:
+        return None
+    reg = Registry()
+    return reg.open([], settings) if reg.load() else None
 
 
 def collection_status(reg: Registry, settings: Settings) -> list[dict[str, Any]]:

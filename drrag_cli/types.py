@@ -38,6 +38,7 @@ class Passage:
     line_end: int | None = None
     page: int | None = None
     passage_id: int | None = None  # assigned by the store
+    collection: str | None = None  # the named collection it came from, when one was searched
 
     @property
     def lines(self) -> list[int] | None:
@@ -55,6 +56,8 @@ class Passage:
             "lines": self.lines,
             "page": self.page,
         }
+        if self.collection is not None:
+            out["collection"] = self.collection
         if text:
             out["text"] = self.text
         out.update(extra)

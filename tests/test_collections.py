@@ -60,3 +60,16 @@ def test_an_unreadable_registry_is_one_clear_error(tmp_path: Path) -> None:
     reg.file.write_text("{not json")
     with pytest.raises(InputError, match="fix or delete it"):
         reg.load()
+
+
+def test_collections_with_different_models_are_refused(tmp_path: Path, corpus: Path) -> None:
+    from drrag_cli.errors import IndexMismatchError
+    from drrag_cli.index.multi import MultiIndex
+
+    reg = Registry(tmp_path / "data")
+    reg.add("a", [str(corpus / "notes")], Settings())
+    reg.add("b", [str(corpus / "wiki")], Settings())
+    a, b = reg.open(["a"], Settings()).indexes[0], reg.open(["b"], Settings()).indexes[0]
+    b.manifest = {**b.manifest, "embedding": {**b.manifest["embedding"], "model_id": "other/model"}}
+    with pytest.raises(IndexMismatchError, match="cannot be searched together"):
+        MultiIndex([("a", a), ("b", b)])

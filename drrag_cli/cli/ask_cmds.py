@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from drrag_cli.cli.common import (
+    CollectionOpt,
     ConfigOpt,
     DslrThresholdOpt,
     IndexOpt,
@@ -104,6 +105,7 @@ def ask(
     stream: Annotated[bool, typer.Option("--stream", help="Print the answer token by token.")] = False,
     explain: ExplainOpt = False,
     index: IndexOpt = None,
+    collection: CollectionOpt = None,
     config: ConfigOpt = None,
     json_out: JsonOpt = False,
     server: ServerOpt = None,
@@ -125,10 +127,11 @@ def ask(
             "--model": model, "--answer-mode": answer_mode, "--explain": explain or None,
         }  # fmt: skip
         if not fallback_local:  # with it, they say where a local answer would come from
-            local_only.update({"--index": index, "--config": config})
+            local_only.update({"--index": index, "--config": config, "--collection": collection or None})
         _refuse_local_only(local_only)
         if _ask_server(server, question, strategy, k, stream, json_out, fallback_local):
             return
+    from drrag_cli.collections import target_index
     from drrag_cli.pipeline import Pipeline
 
     overrides = method_overrides(rewrite, rewrite_strategies, refine, dslr_threshold)
@@ -136,7 +139,7 @@ def ask(
         config, index, strategy, k, k1, first_stage, threshold, llm__model_path=model, answer__mode=answer_mode,
         **overrides,
     )
-    pipeline = Pipeline(settings)
+    pipeline = Pipeline(settings, index=target_index(settings, collection or [], index is not None))
     streamed = stream and not json_out
 
     def on_token(tok: str) -> None:

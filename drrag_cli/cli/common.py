@@ -20,6 +20,14 @@ ConfigOpt = Annotated[
     typer.Option("--config", "-c", help="Config file (default: ./drrag.yaml, then ~/.config/drrag/config.yaml)."),
 ]
 IndexOpt = Annotated[str | None, typer.Option("--index", help="Index folder (default: index.path, ./.drrag).")]
+CollectionOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--collection",
+        help="Search this collection (repeatable: several are fused). Default: the local index if built, "
+        "else every collection.",
+    ),
+]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON document to stdout (for scripts).")]
 StrategyOpt = Annotated[
     str | None,

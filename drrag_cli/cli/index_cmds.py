@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from drrag_cli.cli.common import (
+    CollectionOpt,
     ConfigOpt,
     DslrThresholdOpt,
     IndexOpt,
@@ -209,22 +210,26 @@ def search(
     refine: RefineOpt = None,
     dslr_threshold: DslrThresholdOpt = None,
     index: IndexOpt = None,
+    collection: CollectionOpt = None,
     config: ConfigOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
     """Retrieve passages, no LLM: hybrid (BM25 + dense, fused by RRF), bm25 or dense —
     or, with --strategy, the exact context a DR-RAG strategy would feed the LLM.
+    \f
+    Long: typer declares the options in the signature (~20 lines); the body is short.
     """
     overrides = method_overrides(rewrite, rewrite_strategies, refine, dslr_threshold)
     if strategy is not None or any(v is not None for v in overrides.values()):  # None: the config's strategy
-        _search_strategy(query, strategy, k, index, config, json_out, explain, overrides)
+        _search_strategy(query, strategy, k, (index, collection or []), config, json_out, explain, overrides)
         return
+    from drrag_cli.collections import target_index
     from drrag_cli.index.api import Index
     from drrag_cli.question import checked_question
 
     settings = settings_for(config, index, search__mode=mode, search__k=k)
     query = checked_question(query, settings)
-    idx = Index.open(settings)
+    idx = target_index(settings, collection or [], index is not None) or Index.open(settings)
     hits = idx.search(query, mode=settings.search.mode, k=settings.search.k)
     if json_out:
         print_json(
@@ -244,16 +249,18 @@ def _search_strategy(
     query: str,
     strategy: str | None,
     k: int | None,
-    index: str | None,
+    target: tuple[str | None, list[str]],
     config: str | None,
     json_out: bool,
     explain: bool,
     overrides: dict,
 ) -> None:
+    from drrag_cli.collections import target_index
     from drrag_cli.pipeline import Pipeline, search_json
 
+    index, collections = target
     settings = settings_for(config, index, retrieval__strategy=strategy, retrieval__k=k, **overrides)
-    retrieval = Pipeline(settings).retrieve(query)
+    retrieval = Pipeline(settings, index=target_index(settings, collections, index is not None)).retrieve(query)
     if json_out:
         print_json(search_json(retrieval, explain))
         return

@@ -32,6 +32,12 @@ def location(p: Passage) -> str:
     return display_path(p.source) + loc[len(p.source) :]
 
 
+def titled(p: Passage) -> str:
+    """The title a citation shows: ``notes › Heron overview`` when the passage came from a
+    named collection, else just the title."""
+    return f"{p.collection} › {p.title}" if p.collection else p.title
+
+
 def snippet(text: str, width: int = 240) -> str:
     return text if len(text) <= width else text[: width - 1].rsplit(" ", 1)[0] + "…"
 
@@ -46,7 +52,7 @@ def print_hits(hits: list[Hit], query: str, mode: str) -> None:
     for h in hits:
         p = h.passage
         console.print(
-            f"[bold]{h.rank:>2}.[/bold] [cyan]{h.score:.4f}[/cyan]  [bold]{escape(p.title)}[/bold]  "
+            f"[bold]{h.rank:>2}.[/bold] [cyan]{h.score:.4f}[/cyan]  [bold]{escape(titled(p))}[/bold]  "
             f"[dim]{escape(location(p))}[/dim]",
             highlight=False,
         )
@@ -110,7 +116,7 @@ def print_answer(result: AskResult, already_streamed: bool = False) -> None:
         console.print()
         console.print("[bold]Sources[/bold]")
     for n, p in enumerate(result.fed, start=1):
-        console.print(f" [{n}] {escape(p.title)} — [dim]{escape(location(p))}[/dim]", highlight=False)
+        console.print(f" [{n}] {escape(titled(p))} — [dim]{escape(location(p))}[/dim]", highlight=False)
     if result.answer and result.answer.trimmed:
         console.print(
             f"[yellow]note:[/yellow] {len(result.answer.trimmed)} lower-ranked passage(s) left out to fit llm.n_ctx",
@@ -163,7 +169,7 @@ def print_context(retrieval: RetrievalResult) -> None:
         prob = "" if d.classifier_prob is None else f"  p={d.classifier_prob:.2f}"
         console.print(
             f"[bold]{n:>2}.[/bold] [magenta]{d.stage:<11}[/magenta] [cyan]{d.score:.4f}[/cyan]{prob}  "
-            f"[bold]{escape(d.passage.title)}[/bold]  [dim]{escape(location(d.passage))}[/dim]",
+            f"[bold]{escape(titled(d.passage))}[/bold]  [dim]{escape(location(d.passage))}[/dim]",
             highlight=False,
         )
         text = fed.get(d.passage.passage_id)

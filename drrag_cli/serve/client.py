@@ -113,6 +113,7 @@ def _passage(d: dict[str, Any]) -> Passage:
         line_end=lines[1],
         page=d.get("page"),
         passage_id=d.get("passage_id"),
+        collection=d.get("collection"),
     )
 
 

@@ -44,3 +44,50 @@ def test_bad_names_and_unknown_collections_are_one_line(cli, corpus: Path) -> No
         code, out, err = cli(*args)
         assert code == 1 and out == "" and err.count("\n") == 1 and err.startswith("drrag: error:"), (args, err)
     assert json.loads(cli("collection", "list", "--json")[1]) == []
+
+
+def _two_hop_collections(cli, corpus: Path) -> None:  # noqa: ANN001
+    """Heron's note in `notes`, the note about its lead engineer in `people`."""
+    assert cli("collection", "add", "notes", str(corpus / "notes"), "--exclude", "mara.txt")[0] == 0
+    assert cli("collection", "add", "people", str(corpus / "notes" / "mara.txt"))[0] == 0
+
+
+QUESTION = "In which city was the lead engineer of Project Heron born?"
+
+
+def test_search_fuses_collections_and_names_them(cli, corpus: Path) -> None:  # noqa: ANN001
+    _two_hop_collections(cli, corpus)
+    code, out, err = cli("search", "Mara Quint born Tromsø", "--json", "-k", "3")  # no local index: all
+    results = json.loads(out)["results"]
+    assert code == 0, err
+    assert results[0]["collection"] == "people" and results[0]["source"].endswith("mara.txt")
+    assert {r["collection"] for r in results} == {"notes", "people"}
+    assert len({r["passage_id"] for r in results}) == 3
+
+    code, out, _ = cli("search", "Mara Quint", "--collection", "notes", "--json", "--mode", "bm25")
+    assert code == 0 and {r["collection"] for r in json.loads(out)["results"]} == {"notes"}
+
+    code, out, _ = cli("search", QUESTION, "--strategy", "cfs", "--json", "-k", "4")  # the 2nd stage crosses
+    sources = {(d["collection"], Path(d["source"]).name) for d in json.loads(out)["documents"]}
+    assert {("notes", "heron.md"), ("people", "mara.txt")} <= sources
+
+    code, out, _ = cli("search", "Mara Quint born", "-k", "2")
+    assert code == 0 and "people › mara" in out
+
+
+def test_ask_cites_the_collection(cli, corpus: Path) -> None:  # noqa: ANN001
+    _two_hop_collections(cli, corpus)
+    code, out, err = cli("ask", QUESTION, "--collection", "notes", "--collection", "people", "-k", "4")
+    assert code == 0, err
+    sources = out.split("Sources", 1)[1]
+    assert "notes › Project Heron" in sources and "people › mara" in sources
+
+
+def test_targeting_errors_are_one_line(cli, corpus: Path) -> None:  # noqa: ANN001
+    _two_hop_collections(cli, corpus)
+    for args in (("--collection", "nope"), ("--collection", "notes", "--index", "ix")):
+        code, out, err = cli("search", "heron", *args)
+        assert code == 1 and out == "" and err.count("\n") == 1, err
+    assert cli("index", str(corpus / "wiki"))[0] == 0  # a local index wins when nothing is named
+    code, out, _ = cli("search", "heron", "--json", "--mode", "bm25")
+    assert code == 0 and all("collection" not in r for r in json.loads(out)["results"])

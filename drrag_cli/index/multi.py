@@ -1,0 +1,126 @@
+"""Several collections' indexes as one: what DR-RAG's strategies read, fused by RRF.
+
+Every ranked list (bm25, dense, each q*) is asked of every collection and merged by score
+(cosine is one measure for one model; BM25 is close enough), and hybrid is the RRF of the
+two merged lists, as in one index. So the second stage may cross collections: a note's q*
+finds the paper it cites. (RRF across collections instead would tie every collection's
+best hit at 1/(k+1) and let the collection order decide.) Passage ids are made unique by interleaving:
+collection ``i`` of ``n`` maps its passage ``p`` to ``p * n + i``, so a global id says
+its collection (``gid % n``) and its passage (``gid // n``) without a table.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from drrag_cli.errors import IndexMismatchError
+from drrag_cli.index.api import Index
+from drrag_cli.types import Passage
+
+if TYPE_CHECKING:
+    import numpy as np
+
+
+class MultiIndex:
+    """``(name, Index)`` pairs behind the :class:`~drrag_cli.retrieve.context.Retriever`
+    protocol; embedding and settings come from the first (all share the model)."""
+
+    search = Index.search  # ranked + passages: the same for one index and many
+
+    def __init__(self, indexes: Sequence[tuple[str, Index]]) -> None:
+        self.names = [name for name, _ix in indexes]
+        self.indexes = [ix for _name, ix in indexes]
+        first = self.indexes[0]
+        model = _model(first)
+        for name, ix in indexes[1:]:
+            if _model(ix) != model:
+                raise IndexMismatchError(
+                    f"collection {name} was indexed with {_model(ix)[0]} (dim {_model(ix)[1]}), "
+                    f"{self.names[0]} with {model[0]} (dim {model[1]}); they cannot be searched together. "
+                    f"Search them one at a time (--collection NAME), or re-index with one model"
+                )
+        self.settings = first.settings
+        self.manifest = first.manifest
+        self.root = first.root
+
+    # -- ids ------------------------------------------------------------------------------
+    def _gid(self, i: int, pid: int) -> int:
+        return pid * len(self.indexes) + i
+
+    def _split(self, ids: Sequence[int]) -> dict[int, list[int]]:
+        """Collection position → its local passage ids, in the order given."""
+        n, out = len(self.indexes), {}
+        for gid in ids:
+            out.setdefault(gid % n, []).append(gid // n)
+        return out
+
+    # -- the Retriever protocol -----------------------------------------------------------
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        return self.indexes[0].embed(texts)
+
+    def ranked(self, text: str, mode: str, n: int, vec: np.ndarray | None = None) -> list[tuple[int, float]]:
+        """Like one index over all collections: hybrid is RRF of the BM25 and the dense
+        list, each merged across collections by score."""
+        if len(self.indexes) == 1:  # one collection: its own lists, nothing to merge
+            return self.indexes[0].ranked(text, mode, n, vec)
+        if mode not in ("dense", "hybrid"):
+            return self._merged(text, mode, n, None)
+        if vec is None:
+            vec = self.embed([text])[0]  # once, not once per collection
+        if mode == "dense":
+            return self._merged(text, mode, n, vec)
+        from drrag_cli.index.fusion import rrf
+
+        depth = max(n, self.settings.search.candidates)
+        lexical = [gid for gid, _s in self._merged(text, "bm25", depth, None)]
+        semantic = [gid for gid, _s in self._merged(text, "dense", depth, vec)]
+        return rrf([lexical, semantic], k=self.settings.search.rrf_k)[:n]
+
+    def _merged(self, text: str, mode: str, n: int, vec: np.ndarray | None) -> list[tuple[int, float]]:
+        """The top ``n`` of every collection's ``mode`` list, best score first: cosine is
+        the same measure everywhere (one model), BM25 close enough (per-collection IDF)."""
+        hits = [(self._gid(i, pid), s) for i, ix in enumerate(self.indexes) for pid, s in ix.ranked(text, mode, n, vec)]
+        return sorted(hits, key=lambda hit: -hit[1])[:n]
+
+    def vectors(self, ids: Sequence[int]) -> np.ndarray:
+        import numpy as np
+
+        if not ids:
+            return self.indexes[0].vectors([])
+        rows: dict[int, Any] = {}
+        for i, local in self._split(ids).items():
+            for pid, vec in zip(local, self.indexes[i].vectors(local), strict=True):
+                rows[self._gid(i, pid)] = vec
+        return np.stack([rows[gid] for gid in ids])
+
+    def passages(self, ids: Sequence[int]) -> dict[int, Passage]:
+        out: dict[int, Passage] = {}
+        for i, local in self._split(ids).items():
+            for pid, p in self.indexes[i].passages(local).items():
+                gid = self._gid(i, pid)
+                out[gid] = dataclasses.replace(p, passage_id=gid, collection=self.names[i])
+        return {gid: out[gid] for gid in ids if gid in out}
+
+    def linked(self, ids: Sequence[int]) -> dict[int, list[list[int]]]:
+        out: dict[int, list[list[int]]] = {}
+        for i, local in self._split(ids).items():
+            for pid, docs in self.indexes[i].linked(local).items():
+                out[self._gid(i, pid)] = [[self._gid(i, p) for p in doc] for doc in docs]
+        return out
+
+    def siblings(self, ids: Sequence[int]) -> dict[int, list[int]]:
+        out: dict[int, list[int]] = {}
+        for i, local in self._split(ids).items():
+            for pid, sibs in self.indexes[i].siblings(local).items():
+                out[self._gid(i, pid)] = [self._gid(i, p) for p in sibs]
+        return out
+
+    def status(self) -> list[dict[str, Any]]:
+        return [{"collection": name, **ix.status()} for name, ix in zip(self.names, self.indexes, strict=True)]
+
+
+def _model(index: Index) -> tuple[str, int]:
+    emb = index.manifest["embedding"]
+    return str(emb["model_id"]), int(emb["dim"])
