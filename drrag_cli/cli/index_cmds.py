@@ -272,13 +272,26 @@ def _search_strategy(
 
 
 def status(index: IndexOpt = None, config: ConfigOpt = None, json_out: JsonOpt = False) -> None:
-    """Show what is indexed: files, passages, size on disk, embedding model, last update."""
+    """Show what is indexed: files, passages, size on disk, embedding model, last update —
+    and, without --index, each collection ("collections" in --json)."""
+    from drrag_cli.collections import Registry, collection_status
+    from drrag_cli.index import layout
     from drrag_cli.index.api import Index
 
-    info = Index.open(settings_for(config, index)).status()
+    settings = settings_for(config, index)
+    reg = Registry()
+    collections = collection_status(reg, settings) if index is None and reg.load() else []
+    live = layout.current_generation(Path(settings.index.path).expanduser())
+    local = index is not None or not collections or live is not None
+    info = Index.open(settings).status() if local else {}
+    if collections:
+        info["collections"] = collections
     if json_out:
         print_json(info)
         return
-    from drrag_cli.cli.render import print_status
+    from drrag_cli.cli.render import print_collections, print_status
 
-    print_status(info)
+    if local:
+        print_status(info)
+    if collections:
+        print_collections(collections)

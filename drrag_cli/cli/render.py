@@ -88,6 +88,23 @@ def print_status(info: dict[str, Any]) -> None:
     stdout_console().print(table)
 
 
+def print_collections(rows: list[dict[str, Any]]) -> None:
+    """`drrag status`: one line per collection."""
+    from rich.table import Table
+
+    table = Table("collection", "files", "passages", "size", "model", "last sync", box=None)
+    for r in rows:
+        if "error" in r:
+            table.add_row(r["name"], "-", "-", "-", "-", r["error"])
+            continue
+        stamp = r.get("last_sync")
+        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(stamp)) if stamp else "-"
+        table.add_row(
+            r["name"], str(r["files"]), str(r["passages"]), _size(r["size_bytes"]), r["embedding_model"], when
+        )
+    stdout_console().print(table)
+
+
 def print_answer(result: AskResult, already_streamed: bool = False) -> None:
     from rich.markup import escape
 

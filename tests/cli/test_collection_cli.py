@@ -91,3 +91,20 @@ def test_targeting_errors_are_one_line(cli, corpus: Path) -> None:  # noqa: ANN0
     assert cli("index", str(corpus / "wiki"))[0] == 0  # a local index wins when nothing is named
     code, out, _ = cli("search", "heron", "--json", "--mode", "bm25")
     assert code == 0 and all("collection" not in r for r in json.loads(out)["results"])
+
+
+def test_status_lists_each_collection(cli, corpus: Path) -> None:  # noqa: ANN001
+    _two_hop_collections(cli, corpus)
+    code, out, err = cli("status", "--json")  # no local index: the collections only
+    rows = json.loads(out)["collections"]
+    assert code == 0, err
+    assert [r["name"] for r in rows] == ["notes", "people"]
+    assert rows[1]["files"] == 1 and rows[1]["passages"] >= 1 and rows[1]["size_bytes"] > 0
+    assert rows[0]["embedding_model"] == rows[1]["embedding_model"] and rows[0]["last_sync"] > 0
+    code, out, _ = cli("status")
+    assert code == 0 and "people" in out and "notes" in out
+
+    assert cli("index", str(corpus / "wiki"))[0] == 0
+    info = json.loads(cli("status", "--json")[1])
+    assert info["files"] == 2 and len(info["collections"]) == 2
+    assert "collections" not in json.loads(cli("status", "--index", ".drrag", "--json")[1])
