@@ -164,8 +164,9 @@ class Registry:
         with self._locked() as found:
             coll = found[self.get(name).name]
             folder = self.folder(coll)
-            del found[name]
-            self._save(found)
+            with layout.writer_lock(folder):  # not while a `drrag index` is writing it
+                del found[name]
+                self._save(found)
             shutil.rmtree(folder, ignore_errors=True)
         return coll
 

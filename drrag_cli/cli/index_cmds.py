@@ -126,8 +126,10 @@ def index(
 
 def _sync_collections(settings: Settings, json_out: bool, verbose: bool) -> bool:
     """`drrag index` alone, when collections exist: the local index (if built) and then
-    every collection, each its own incremental build; False when there are none."""
+    every collection, each its own incremental build; False when there are none. One that
+    fails (a folder gone) does not stop the others; the command then fails, naming it."""
     from drrag_cli.collections import Registry
+    from drrag_cli.errors import DrragError
     from drrag_cli.index import layout
     from drrag_cli.index.api import Index
 
@@ -139,14 +141,23 @@ def _sync_collections(settings: Settings, json_out: bool, verbose: bool) -> bool
     builds = ([(None, lambda: Index.build([], settings))] if local else []) + [
         (c.name, lambda c=c: reg.sync(c, settings)) for c in found.values()
     ]
-    err, reports = stderr_console(), []
+    err, reports, failed = stderr_console(), [], []
     for name, build in builds:
-        report = build()
+        try:
+            report = build()
+        except DrragError as exc:
+            if name is None:
+                raise
+            failed.append(f"{name} ({exc})")
+            reports.append({"collection": name, "error": str(exc)})
+            continue
         reports.append({"collection": name, **report.to_json()})
         if not json_out:
             _print_report(report, err, verbose, label=f"collection {name}" if name else None)
     if json_out:
         print_json(reports)
+    if failed:
+        raise DrragError(f"could not re-sync collection {'; '.join(failed)}; the others were synced")
     return True
 
 

@@ -108,3 +108,16 @@ def test_status_lists_each_collection(cli, corpus: Path) -> None:  # noqa: ANN00
     info = json.loads(cli("status", "--json")[1])
     assert info["files"] == 2 and len(info["collections"]) == 2
     assert "collections" not in json.loads(cli("status", "--index", ".drrag", "--json")[1])
+
+
+def test_a_collection_whose_folder_is_gone_does_not_stop_the_others(cli, corpus: Path) -> None:  # noqa: ANN001
+    assert cli("collection", "add", "wiki", str(corpus / "wiki"))[0] == 0
+    assert cli("collection", "add", "notes", str(corpus / "notes"))[0] == 0
+    for f in (corpus / "wiki").iterdir():
+        f.unlink()
+    (corpus / "wiki").rmdir()
+    (corpus / "notes" / "new.md").write_text("# New\n\nAnother note.\n", encoding="utf-8")
+    code, out, err = cli("index", "--json")
+    reports = {r["collection"]: r for r in json.loads(out)}
+    assert code == 1 and err.count("\n") == 1 and "could not re-sync collection wiki (path" in err
+    assert "does not exist" in reports["wiki"]["error"] and reports["notes"]["files"]["added"] == 1
