@@ -13,8 +13,9 @@ the attention mask, L2 normalisation.
 Layout: ``<user cache>/onnx/<slug>-<key>/{model.onnx, tokenizer.json, check.json}`` where the
 key hashes the model id, the content of the model's files and :data:`EXPORTER`. Finding an
 export on the query path compares the files' sizes and mtimes with those recorded in
-``check.json`` (hashing 90 MB would cost ~0.15 s per process); a touched file means "no
-export" and the torch path, until the next `drrag index` re-checks the content.
+``check.json`` (hashing 90 MB would cost ~0.15 s per process); files it has not seen (a
+second venv, a reinstall) are hashed once and, if their content is the export's, their
+stats are recorded beside the others.
 """
 
 from __future__ import annotations
@@ -104,8 +105,28 @@ def read_check(folder: Path) -> dict[str, Any] | None:
     return meta if isinstance(meta, dict) else None
 
 
+MAX_STATS = 8  # installations (venvs) of the same model files remembered per export
+
+
+def _stats(meta: dict[str, Any]) -> list[Any]:
+    return meta.get("source_stats") or ([meta["source_stat"]] if meta.get("source_stat") else [])
+
+
+def _remember(folder: Path, meta: dict[str, Any], stat: list[list[Any]]) -> None:
+    """Record ``stat`` as one more copy of the export's model files (newest first)."""
+    meta["source_stats"] = [stat, *(s for s in _stats(meta) if s != stat)][:MAX_STATS]
+    meta.pop("source_stat", None)
+    _write_atomic(folder / "check.json", json.dumps(meta, indent=1).encode())
+
+
 def find_export(model_id: str, model_path: str) -> tuple[Path, dict[str, Any]] | None:
-    """The verified export of this model whose recorded file stats match, or None."""
+    """The verified export of this model, or None.
+
+    Found by the model files' stats first (no hashing); a copy of the same files elsewhere
+    (a second venv, a reinstall) is found by content once (~0.15 s of hashing) and its
+    stats are remembered, so two installations sharing the cache never push each other
+    onto the torch path.
+    """
     root = cache_root()
     if not root.is_dir():
         return None
@@ -117,11 +138,23 @@ def find_export(model_id: str, model_path: str) -> tuple[Path, dict[str, Any]] |
         meta = read_check(check.parent)
         if (
             meta and meta.get("passed") is True and meta.get("model_id") == model_id
-            and meta.get("exporter") == EXPORTER and meta.get("source_stat") == stat
-            and _complete(check.parent, meta)
+            and meta.get("exporter") == EXPORTER and stat in _stats(meta) and _complete(check.parent, meta)
         ):
             return check.parent, meta
-    return None
+    try:
+        sha = source_sha(model_path)
+    except OSError:
+        return None
+    folder = export_dir(model_id, sha)
+    meta = read_check(folder)
+    if not (meta and meta.get("passed") is True and meta.get("source_sha") == sha
+            and meta.get("exporter") == EXPORTER and _complete(folder, meta)):
+        return None
+    try:
+        _remember(folder, meta, stat)
+    except OSError:
+        pass  # a read-only cache: found by content again next time
+    return folder, meta
 
 
 def _complete(folder: Path, meta: dict[str, Any]) -> bool:
@@ -141,9 +174,8 @@ def ensure_export(model_id: str, model_path: str, st_model: Any) -> tuple[Path, 
     folder = export_dir(model_id, sha)
     meta = read_check(folder)
     if meta and meta.get("source_sha") == sha and _complete(folder, meta):
-        if meta.get("passed") and meta.get("source_stat") != source_stat(model_path):
-            meta["source_stat"] = source_stat(model_path)  # same content, touched files
-            _write_atomic(folder / "check.json", json.dumps(meta, indent=1).encode())
+        if meta.get("passed") and source_stat(model_path) not in _stats(meta):
+            _remember(folder, meta, source_stat(model_path))  # same content, touched files
         return folder, meta
     folder.mkdir(parents=True, exist_ok=True)
     spec = model_spec(st_model)
@@ -151,7 +183,7 @@ def ensure_export(model_id: str, model_path: str, st_model: Any) -> tuple[Path, 
     spec["graph"] = _fuse(folder, st_model)
     meta = {
         "model_id": model_id, "model_path": str(model_path), "source_sha": sha,
-        "source_stat": source_stat(model_path), "exporter": EXPORTER, **spec,
+        "source_stats": [source_stat(model_path)], "exporter": EXPORTER, **spec,
         "onnx_bytes": (folder / "model.onnx").stat().st_size,
     }
     meta.update(verify(folder, meta, st_model))

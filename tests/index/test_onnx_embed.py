@@ -71,6 +71,25 @@ def test_a_second_export_call_reuses_the_verified_one(exported: Path, monkeypatc
     assert emb._model is None  # found by file stats: torch not even loaded
 
 
+def test_two_installations_of_the_model_share_one_export(
+    exported: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A second venv has the same model files at another path (other mtimes): it finds
+    the export by content once, and after that both find it by stats, neither falling
+    back to torch (they used to overwrite each other's recorded stats)."""
+    folder = _use(exported, monkeypatch, tmp_path)
+    model_id, path = resolve_model(DEFAULT_MODEL)
+    other = tmp_path / "other-venv" / "model"
+    shutil.copytree(path, other)
+    for venv in (str(other), path, str(other), path):
+        found = onnx_embed.find_export(model_id, venv)
+        assert found is not None and found[0] == folder
+    stats = json.loads((folder / "check.json").read_text())["source_stats"]
+    assert onnx_embed.source_stat(str(other)) in stats and onnx_embed.source_stat(path) in stats
+    (other / "config.json").write_text("{}")  # different content: not this export
+    assert onnx_embed.find_export(model_id, str(other)) is None
+
+
 def test_no_export_means_torch(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     emb = Embedder(DEFAULT_MODEL, 1, "auto")
