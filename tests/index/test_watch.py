@@ -4,11 +4,13 @@ fifty, and SIGINT exits 0 with no half-published generation."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import queue
 import signal
 import subprocess
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -99,13 +101,24 @@ def test_watch_reindexes_an_edit_and_a_burst_once_and_stops_cleanly_on_sigint(co
             proc.wait()
 
 
-def test_a_failing_file_is_reported_and_the_loop_keeps_going(corpus: Path, settings: Settings) -> None:
+@contextlib.contextmanager
+def watching(roots: list[Path], settings: Settings) -> Iterator[queue.Queue[WatchRun]]:
+    """``watch_index`` on a thread, past its first build; stopped and joined on exit."""
     runs: queue.Queue[WatchRun] = queue.Queue()
     stop = threading.Event()
-    thread = threading.Thread(target=watch_index, args=([corpus], settings, runs.put), kwargs={"stop": stop})
+    thread = threading.Thread(target=watch_index, args=(roots, settings, runs.put), kwargs={"stop": stop})
     thread.start()
     try:
         assert runs.get(timeout=WAIT).trigger == "start"
+        yield runs
+    finally:
+        stop.set()
+        thread.join(timeout=WAIT)
+    assert not thread.is_alive()
+
+
+def test_a_failing_file_is_reported_and_the_loop_keeps_going(corpus: Path, settings: Settings) -> None:
+    with watching([corpus], settings) as runs:
         (corpus / "broken.pdf").write_bytes(b"%PDF-1.4 not really a pdf")
         broken = runs.get(timeout=WAIT)
         assert broken.report is not None and str(corpus / "broken.pdf") in broken.report.skipped_files
@@ -113,10 +126,6 @@ def test_a_failing_file_is_reported_and_the_loop_keeps_going(corpus: Path, setti
         later = runs.get(timeout=WAIT)
         assert later.report is not None and later.report.added == 1 and later.report.published
         assert "heron nests" in Index.open(settings).search("heron nests counted", mode="bm25", k=1)[0].passage.text
-    finally:
-        stop.set()
-        thread.join(timeout=WAIT)
-    assert not thread.is_alive()
 
 
 def test_a_root_folder_deleted_and_made_again_is_watched_again(tmp_path: Path, settings: Settings) -> None:
@@ -127,12 +136,7 @@ def test_a_root_folder_deleted_and_made_again_is_watched_again(tmp_path: Path, s
     root = tmp_path / "notes"
     root.mkdir()
     (root / "a.md").write_text("# A\nAlpha note about otters.\n")
-    runs: queue.Queue[WatchRun] = queue.Queue()
-    stop = threading.Event()
-    thread = threading.Thread(target=watch_index, args=([root], settings, runs.put), kwargs={"stop": stop})
-    thread.start()
-    try:
-        assert runs.get(timeout=WAIT).trigger == "start"
+    with watching([root], settings) as runs:
         shutil.rmtree(root)
         gone = runs.get(timeout=WAIT)
         assert gone.error is not None and "does not exist" in gone.error  # reported; the loop goes on
@@ -144,10 +148,6 @@ def test_a_root_folder_deleted_and_made_again_is_watched_again(tmp_path: Path, s
         later = runs.get(timeout=WAIT)
         assert later.report is not None and later.report.added == 1
         assert Index.open(settings).status()["files"] == 2
-    finally:
-        stop.set()
-        thread.join(timeout=WAIT)
-    assert not thread.is_alive()
 
 
 def test_change_filter_keeps_only_what_the_indexer_reads(tmp_path: Path) -> None:
