@@ -93,10 +93,10 @@ class Embedder:
             return None
         if not self._onnx_tried:
             self._onnx_tried = True
-            self._onnx = _open_export(self.model_id, self.path)
+            self._onnx = _open_export(self.model_id, self.path, self._onnx_threads())
             if self._onnx is None and self.runtime == "onnx":
                 self.export()
-                self._onnx = _open_export(self.model_id, self.path)
+                self._onnx = _open_export(self.model_id, self.path, self._onnx_threads())
                 if self._onnx is None:
                     raise ModelError(
                         f"embedding.runtime is 'onnx' but {self.model_id} has no verified ONNX export "
@@ -177,6 +177,9 @@ class Embedder:
         return np.asarray(np.concatenate(parts), dtype=np.float32)
 
 
+    def _onnx_threads(self) -> int:
+        return self.threads if self.threads > 0 else self._cores
+
     def _threads_for(self, n_texts: int) -> int:
         return self.threads if self.threads > 0 else (1 if n_texts <= SMALL_BATCH else self._cores)
 
@@ -185,7 +188,7 @@ class Embedder:
     ) -> np.ndarray:
         import numpy as np
 
-        threads = self._threads_for(len(texts))
+        threads = self._onnx_threads()  # see OnnxModel.session
         if on_batch is None:
             return onnx.encode(texts, batch_size=batch_size, threads=threads)
         step, parts = batch_size * 8, []
@@ -196,7 +199,7 @@ class Embedder:
         return np.concatenate(parts)
 
 
-def _open_export(model_id: str, path: str) -> OnnxModel | None:
+def _open_export(model_id: str, path: str, threads: int) -> OnnxModel | None:
     try:
         from drrag_cli.index.onnx_embed import OnnxModel, find_export
 
@@ -204,7 +207,7 @@ def _open_export(model_id: str, path: str) -> OnnxModel | None:
         if found is None:
             return None
         model = OnnxModel(*found)
-        return model if model.self_check() else None
+        return model if model.self_check(threads) else None  # the session queries will use
     except Exception:  # noqa: BLE001 — onnxruntime/tokenizers missing, a corrupt export: torch instead
         return None
 
