@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
+from typing import Any
 
 
 @dataclass(slots=True)
@@ -84,6 +85,15 @@ class Hit:
     score: float
     rank: int = 0
     scores: dict[str, float] = field(default_factory=dict)  # per-retriever detail
+
+
+def hits_json(query: str, mode: str, hits: list[Hit]) -> dict[str, Any]:
+    """What ``drrag search --json`` prints (and ``drrag serve``'s /search answers)."""
+    return {
+        "query": query,
+        "mode": mode,
+        "results": [h.passage.to_json(text=True, rank=h.rank, score=round(h.score, 6)) for h in hits],
+    }
 
 
 # -- labelled multi-hop QA data (evaluation and classifier training) ----------------------

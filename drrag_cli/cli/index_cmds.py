@@ -243,13 +243,9 @@ def search(
     idx = target_index(settings, collection or [], index is not None) or Index.open(settings)
     hits = idx.search(query, mode=settings.search.mode, k=settings.search.k)
     if json_out:
-        print_json(
-            {
-                "query": query,
-                "mode": settings.search.mode,
-                "results": [h.passage.to_json(text=True, rank=h.rank, score=round(h.score, 6)) for h in hits],
-            }
-        )
+        from drrag_cli.types import hits_json
+
+        print_json(hits_json(query, settings.search.mode, hits))
         return
     from drrag_cli.cli.render import print_hits
 

@@ -242,12 +242,9 @@ class Service:
         mode = settings.search.mode if mode is None else mode
         k = settings.search.k if k is None else k
         query = checked_question(query, settings)
-        hits = live.index.search(query, mode=mode, k=k)
-        return {
-            "query": query,
-            "mode": mode,
-            "results": [h.passage.to_json(text=True, rank=h.rank, score=round(h.score, 6)) for h in hits],
-        }
+        from drrag_cli.types import hits_json
+
+        return hits_json(query, mode, live.index.search(query, mode=mode, k=k))
 
     def ask(
         self,
