@@ -80,20 +80,25 @@ def make_server(app: Any, log_level: str = "warning") -> Any:
     return uvicorn.Server(config)
 
 
-def run(app: Any, sock: socket.socket) -> None:
-    """Serve until Ctrl-C / SIGTERM: uvicorn finishes in-flight requests, then this
-    returns (exit 0). uvicorn re-raises the signal it caught once it has stopped; the
-    handlers set here take that signal as the stop it already was."""
+def serve_until_stopped(server: Any, sock: socket.socket) -> None:  # noqa: ANN401 - a uvicorn.Server
+    """Run ``server`` on ``sock`` until Ctrl-C / SIGTERM: uvicorn finishes in-flight
+    requests, then this returns (exit 0). uvicorn re-raises the signal it caught once it
+    has stopped; the handlers set here take that signal as the stop it already was."""
     import signal
 
-    raise_fd_limit()
     stops = (signal.SIGINT, signal.SIGTERM)
     saved = {sig: signal.signal(sig, lambda *_: None) for sig in stops}
     try:
-        make_server(app).run(sockets=[sock])
+        server.run(sockets=[sock])
     finally:
         for sig, handler in saved.items():
             signal.signal(sig, handler)
+
+
+def run(app: Any, sock: socket.socket) -> None:
+    """`drrag serve`: :func:`make_server` until Ctrl-C / SIGTERM."""
+    raise_fd_limit()
+    serve_until_stopped(make_server(app), sock)
     print("drrag serve: stopped", file=sys.stderr, flush=True)
 
 

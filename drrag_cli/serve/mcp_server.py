@@ -217,20 +217,13 @@ def run_http(server: MCPServer, sock: socket.socket, token: str | None = None) -
     made (a taken port was one clear error before any model loaded); with a token, a request
     without ``Authorization: Bearer TOKEN`` gets 401 and nothing else. Ctrl-C / SIGTERM:
     uvicorn finishes in-flight requests, then this returns (exit 0)."""
-    import signal
-
     import uvicorn
 
     from drrag_cli.serve.http import BearerToken, url_of  # the one token check, shared with `drrag serve`
+    from drrag_cli.serve.listen import serve_until_stopped
 
     app: Any = server.streamable_http_app(host=sock.getsockname()[0])
     if token:
         app = BearerToken(app, token)
     print(f"drrag mcp: streamable HTTP at {url_of(sock)}/mcp (Ctrl-C stops)", file=sys.stderr, flush=True)
-    stops = (signal.SIGINT, signal.SIGTERM)
-    saved = {sig: signal.signal(sig, lambda *_: None) for sig in stops}  # uvicorn re-raises the one it caught
-    try:
-        uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False)).run(sockets=[sock])
-    finally:
-        for sig, handler in saved.items():
-            signal.signal(sig, handler)
+    serve_until_stopped(uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False)), sock)
