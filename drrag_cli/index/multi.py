@@ -12,7 +12,7 @@ its collection (``gid % n``) and its passage (``gid // n``) without a table.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from drrag_cli.errors import IndexMismatchError
@@ -60,29 +60,24 @@ class MultiIndex:
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         return self.indexes[0].embed(texts)
 
-    def ranked(self, text: str, mode: str, n: int, vec: np.ndarray | None = None) -> list[tuple[int, float]]:
-        """Like one index over all collections: hybrid is RRF of the BM25 and the dense
-        list, each merged across collections by score."""
-        if len(self.indexes) == 1:  # one collection: its own lists, nothing to merge
-            return self.indexes[0].ranked(text, mode, n, vec)
-        if mode not in ("dense", "hybrid"):
-            return self._merged(text, mode, n, None)
-        if vec is None:
-            vec = self.embed([text])[0]  # once, not once per collection
-        if mode == "dense":
-            return self._merged(text, mode, n, vec)
-        from drrag_cli.index.fusion import rrf
+    # ranked and hybrid_ranked are one index's: hybrid is the RRF of the BM25 and the dense
+    # list, here each merged across collections by score (below)
+    ranked = Index.ranked
+    hybrid_ranked = Index.hybrid_ranked
 
-        depth = max(n, self.settings.search.candidates)
-        lexical = [gid for gid, _s in self._merged(text, "bm25", depth, None)]
-        semantic = [gid for gid, _s in self._merged(text, "dense", depth, vec)]
-        return rrf([lexical, semantic], k=self.settings.search.rrf_k)[:n]
+    def bm25_ranked(self, text: str, n: int) -> list[tuple[int, float]]:
+        """The top ``n`` of every collection's BM25 list, best first (per-collection IDF:
+        close enough to compare)."""
+        return self._merged(ix.bm25_ranked(text, n) for ix in self.indexes)[:n]
 
-    def _merged(self, text: str, mode: str, n: int, vec: np.ndarray | None) -> list[tuple[int, float]]:
-        """The top ``n`` of every collection's ``mode`` list, best score first: cosine is
-        the same measure everywhere (one model), BM25 close enough (per-collection IDF)."""
-        hits = [(self._gid(i, pid), s) for i, ix in enumerate(self.indexes) for pid, s in ix.ranked(text, mode, n, vec)]
-        return sorted(hits, key=lambda hit: -hit[1])[:n]
+    def dense_ranked(self, vec: np.ndarray, n: int) -> list[tuple[int, float]]:
+        """The top ``n`` of every collection's dense list, best first (one model: cosine is
+        the same measure everywhere)."""
+        return self._merged(ix.dense_ranked(vec, n) for ix in self.indexes)[:n]
+
+    def _merged(self, lists: Iterable[list[tuple[int, float]]]) -> list[tuple[int, float]]:
+        hits = [(self._gid(i, pid), s) for i, ranked in enumerate(lists) for pid, s in ranked]
+        return sorted(hits, key=lambda hit: -hit[1])
 
     def vectors(self, ids: Sequence[int]) -> np.ndarray:
         import numpy as np
