@@ -47,7 +47,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("drrag.serve")
 
 POLL_S = 0.25  # how often a request waiting for the LLM checks whether its client left
-MAX_K = 1000  # a client's k beyond this is refused (tantivy panics on a huge top-k)
+MAX_K = 1000  # a client's k beyond this is refused: a bound on the work one request may ask for
 
 
 class Cancelled(Exception):  # noqa: N818 - a request's end, not a failure
