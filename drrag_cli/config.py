@@ -108,6 +108,9 @@ class AnswerSettings:
     # decompose = ask about the bridge entity by name when the context has a named one
     # (generate/decompose.py; still one LLM call); one-call = the question exactly as asked
     mode: Literal["one-call", "decompose"] = "decompose"
+    # decide "Which … more/first …, A or B?" by comparing the two values the fed text
+    # states (generate/compare.py; no LLM call), instead of letting the model pick a side
+    compare: bool = True
     # flag passages that address the model, hide those sentences from it, and withhold an
     # answer found only there (generate/guard.py; benchmarks/hostile_injection.py)
     guard: bool = True

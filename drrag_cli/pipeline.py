@@ -82,6 +82,7 @@ class AskResult:
             "answer": self.answer.text if self.answer else None,
             "supported": self.answer.supported if self.answer else False,
             **({"asked": self.answer.asked} if self.answer and self.answer.asked not in ("", self.question) else {}),
+            **({"compared": self.answer.compared.to_json()} if self.answer and self.answer.compared else {}),
             "strategy": self.retrieval.strategy,
             "citations": self.citations(),
             "documents": self.documents(),
@@ -387,6 +388,7 @@ class Pipeline:
                 max_tokens=self.settings.llm.max_tokens,
                 on_token=on_token,
                 guard=self.settings.answer.guard,
+                decide_comparisons=self.settings.answer.compare,
             )
         answer.suspicious = held + answer.suspicious
         timings = {

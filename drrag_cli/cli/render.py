@@ -115,6 +115,12 @@ def print_answer(result: AskResult, already_streamed: bool = False) -> None:
         console.print(escape(result.answer.text if result.answer else ""), highlight=False)
     if result.answer and result.answer.asked not in ("", result.question):
         console.print(f"[dim]asked as: {escape(result.answer.asked)}[/dim]", highlight=False)
+    compared = getattr(result.answer, "compared", None) if result.answer else None
+    if compared is not None:  # a Comparison locally, its JSON from a server
+        c = compared if isinstance(compared, dict) else compared.to_json()
+        values = " vs ".join(f"{side}: {shown}" for side, shown in c["values"].items())
+        what = "dates" if c["kind"] == "time" else "numbers"
+        console.print(f"[dim]compared {what}: {escape(values)} (no model call)[/dim]", highlight=False)
     if result.answer and result.answer.suspicious:
         names = ", ".join(location(s.passage) for s in result.answer.suspicious)
         withheld = result.answer.withheld

@@ -111,6 +111,8 @@ def evaluate_one(
         record.update(answer=answer.text, trimmed=len(answer.trimmed))
         if answer.asked not in ("", ex.question):
             record["asked"] = answer.asked  # answer.mode: decompose rewrote it
+        if answer.compared is not None:
+            record["compared"] = answer.compared.to_json()  # answer.compare decided it in code
         record.update(answer_scores(answer.text, ex.answers))
     return record
 

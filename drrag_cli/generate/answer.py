@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from drrag_cli.errors import ModelError
+from drrag_cli.generate.compare import Comparison, compare
 from drrag_cli.generate.guard import Suspicion, defuse, suspicions
 from drrag_cli.generate.prompts import (
     DEFAULT_STYLE,
@@ -80,6 +81,7 @@ class Answer:
     # every passage does); not in `passages`, so never cited as a source of the answer
     suspicious: list[Suspicion] = field(default_factory=list)
     withheld: str = ""  # an answer found only in text addressed to the model, not shown
+    compared: Comparison | None = None  # a comparison decided in code, not by the model (.compare)
 
     @property
     def supported(self) -> bool:
@@ -165,6 +167,7 @@ def generate_answer(
     on_token: Callable[[str], None] | None = None,
     style: PromptStyle = DEFAULT_STYLE,
     guard: bool = True,
+    decide_comparisons: bool = True,
 ) -> Answer:
     """Answer ``question`` from ``passages`` (best-first) with exactly one LLM call.
 
@@ -173,7 +176,8 @@ def generate_answer(
     examples (``benchmarks/prompt_eval.py`` measures the candidates). With ``guard``,
     passages that address the model (:mod:`.guard`) are held out of the prompt (when all
     do, they are shown with those sentences removed), and an answer that only the hostile
-    text could have given is withheld.
+    text could have given is withheld. With ``decide_comparisons``, an "A or B?" comparison
+    whose two values the fed text states (:mod:`.compare`) is decided in code, with no call.
     """
     max_tokens = max_tokens if max_tokens is not None else llm.max_tokens
     if not passages:
@@ -186,6 +190,15 @@ def generate_answer(
     stream = None if suspicious else on_token  # with a hostile passage around, show the checked answer
     start = time.perf_counter()
     options = answer_options(question) if style.constrain else ()
+    compared = compare(question, options, docs) if decide_comparisons else None
+    if compared is not None:
+        if on_token is not None:
+            on_token(compared.answer)
+        return Answer(
+            text=compared.answer, passages=list(shown[:keep]), trimmed=trimmed, prompt="", llm_calls=0,
+            generate_s=time.perf_counter() - start, prompt_tokens=0, asked=question, suspicious=suspicious,
+            compared=compared,
+        )
     if llm.has_chat_template:
         messages = chat_messages(question, docs, style)
         raw = llm.chat(messages, max_tokens=max_tokens, on_token=stream, options=options)

@@ -129,6 +129,7 @@ def answer_view(doc: dict[str, Any]) -> Any:
     answer = SimpleNamespace(
         text=doc.get("answer") or "",
         asked=doc.get("asked", ""),
+        compared=doc.get("compared"),
         suspicious=suspicious,
         withheld=doc.get("withheld_answer", ""),
         supported=doc.get("supported", False),

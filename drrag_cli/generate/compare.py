@@ -1,0 +1,211 @@
+"""Comparison questions decided in code: "Which model has more parameters, Saltmarsh or
+Tidepool?" A 270M model reads "22 million" and "110 million" correctly but picks the wrong
+side of "more" about half the time; comparing two numbers or two dates is not its job.
+
+The question must offer its two sides (``…, A or B?``, :func:`prompts.answer_options`) and
+carry a comparative cue that says what is compared: a time (first, earlier, older, … or
+later, latest, younger, …) or a quantity (more, larger, … or fewer, smaller, …). Each
+side's value comes from the fed passages about it (its title, else its text names it): the
+statement with a value of that kind that shares most words with the question's attribute
+("parameters", "joined", "attendees"; "born" for older/younger). Only when both values are
+found and differ does the comparison decide; otherwise :func:`compare` returns None and
+the model answers as before. Everything here is pure text work: no model, no index.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+MONTHS = {m: i for i, m in enumerate(
+    "january february march april may june july august september october november december".split(), start=1)}
+MONTHS |= {m[:3]: i for m, i in list(MONTHS.items())} | {"sept": 9}
+_MONTH = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?"
+          r"|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?")
+_DATE_RES = (  # (regex, group order): day month year / month day year / iso / month year / year
+    (re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+({_MONTH})(?:,?\s+(\d{{4}}))?\b", re.I), "dmy"),
+    (re.compile(rf"\b({_MONTH})\s+(\d{{1,2}})(?:st|nd|rd|th)?(?:,?\s+(\d{{4}}))?\b", re.I), "mdy"),
+    (re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b"), "iso"),
+    (re.compile(rf"\b({_MONTH})\s+(\d{{4}})\b", re.I), "my"),
+    (re.compile(r"(?<![\d.,])(1[0-9]{3}|20[0-9]{2})(?![\d.,]\d)"), "y"),
+)
+_NUMBER_WORDS = {w: i for i, w in enumerate(
+    "two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen "
+    "eighteen nineteen twenty".split(), start=2)}  # not "one": "one month after", "one of us"
+_SCALE = {"thousand": 1e3, "k": 1e3, "million": 1e6, "m": 1e6, "mln": 1e6, "billion": 1e9, "bn": 1e9, "b": 1e9,
+          "trillion": 1e12}
+_NUMBER_RE = re.compile(
+    r"(?<![\w.])(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)(?![.\d]*\.\d)\s*(thousand|million|billion|trillion|mln|bn|[kmb])?\b"
+    rf"|\b({'|'.join(_NUMBER_WORDS)})\b",
+    re.I,
+)
+# comparative cue -> (kind, the side with the larger value wins?)
+CUES = {
+    **dict.fromkeys(("first", "earlier", "earliest", "older", "oldest", "sooner", "before"), ("time", False)),
+    **dict.fromkeys(("later", "latest", "last", "younger", "youngest", "newer", "newest", "after"), ("time", True)),
+    **dict.fromkeys(("more", "most", "larger", "largest", "bigger", "biggest", "higher", "highest", "greater",
+                     "longer", "longest", "taller", "tallest", "heavier", "many"), ("number", True)),
+    **dict.fromkeys(("fewer", "fewest", "less", "least", "smaller", "smallest", "lower", "lowest", "shorter",
+                     "shortest", "lighter"), ("number", False)),
+}
+_IMPLIED = {"older": {"born", "birth"}, "oldest": {"born", "birth"}, "younger": {"born", "birth"},
+            "youngest": {"born", "birth"}}
+_STOP = frozenset(
+    "a an the of in on at to for by with from and or is are was were be been do does did has have had which who whom "
+    "whose what when where one ones that this these those it its their there than as".split())
+_TOKEN = re.compile(r"v?\d+(?:\.\d+)+|\w+")
+_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])")
+_BLOCK_START = re.compile(r"^\s*(?:[|#>*-]|\d+[.)]\s)")
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """What the comparison read for each side, and the side it decided."""
+
+    answer: str
+    kind: str  # time | number
+    values: tuple[tuple[str, str], tuple[str, str]]  # (side, the value as written) per side
+
+    def to_json(self) -> dict[str, object]:
+        return {"kind": self.kind, "values": {side: shown for side, shown in self.values}, "answer": self.answer}
+
+
+def _stem(word: str) -> str:
+    for suffix in ("ing", "ed", "es", "s"):
+        if len(word) > len(suffix) + 3 and word.endswith(suffix):
+            return word[: -len(suffix)]
+    return word
+
+
+def tokens(text: str) -> set[str]:
+    """Lower-cased, lightly stemmed word tokens; version numbers without their zero tail
+    ("v1.0", "1.0.0" → "1"), so "version 1.0" meets "[1.0.0]"."""
+    out = set()
+    for tok in _TOKEN.findall(text.lower()):
+        if tok[0] in "v0123456789" and "." in tok:
+            tok = re.sub(r"(?:\.0)+$", "", tok.lstrip("v"))
+        if tok not in _STOP:
+            out.add(_stem(tok))
+    return out
+
+
+def statements(text: str) -> list[str]:
+    """A passage as statements: table rows, list items and headings alone; wrapped
+    paragraph lines joined, then split into sentences."""
+    blocks: list[str] = []
+    for line in text.splitlines():
+        if not line.strip():
+            blocks.append("")
+        elif _BLOCK_START.match(line) or not blocks or not blocks[-1]:
+            blocks.append(line.strip())
+        else:
+            blocks[-1] += " " + line.strip()
+    return [s for block in blocks if block for s in _SENTENCE.split(block)]
+
+
+def dates(text: str) -> tuple[list[tuple[tuple[int, int, int], str]], str]:
+    """The dates in ``text`` as ((year, month, day), as written), and the text with them
+    blanked out (so a day is never read as a count). A date without a year has year 0."""
+    found: list[tuple[int, tuple[int, int, int], str]] = []
+    for regex, order in _DATE_RES:
+        for m in regex.finditer(text):
+            g = m.groups()
+            if order == "dmy":
+                key = (int(g[2] or 0), MONTHS[g[1].lower().rstrip(".")], int(g[0]))
+            elif order == "mdy":
+                key = (int(g[2] or 0), MONTHS[g[0].lower().rstrip(".")], int(g[1]))
+            elif order == "iso":
+                key = (int(g[0]), int(g[1]), int(g[2]))
+            elif order == "my":
+                key = (int(g[1]), MONTHS[g[0].lower().rstrip(".")], 0)
+            else:
+                key = (int(g[0]), 0, 0)
+            found.append((m.start(), key, m.group(0)))
+            text = text[: m.start()] + " " * (m.end() - m.start()) + text[m.end() :]
+    return [(key, shown) for _, key, shown in sorted(found)], text
+
+
+def numbers(text: str) -> list[tuple[float, str]]:
+    """The quantities in ``text`` (dates blanked first): (value, as written)."""
+    out = []
+    for m in _NUMBER_RE.finditer(dates(text)[1]):
+        if m.group(3):
+            out.append((float(_NUMBER_WORDS[m.group(3).lower()]), m.group(0)))
+        else:
+            scale = _SCALE.get((m.group(2) or "").lower(), 1.0)
+            out.append((float(m.group(1).replace(",", "")) * scale, m.group(0).strip()))
+    return out
+
+
+def _cue(question: str) -> tuple[str, str, bool] | None:
+    head = question.lower().split(",")[0]
+    for word in re.findall(r"[a-z]+", head):
+        if word in CUES:
+            kind, larger = CUES[word]
+            if word == "many" and "how many" in head:
+                continue
+            return word, kind, larger
+    return None
+
+
+_AUX = ("has", "had", "have", "is", "was", "are", "were", "did", "does", "do")
+
+
+def _kind_words(head: str) -> set[str]:
+    """What the sides are ("Which team offsite had more attendees" → team, offsite): not
+    the attribute compared, so not evidence for a value."""
+    words = head.lower().split()
+    if words and words[0] in ("which", "what"):
+        for i, word in enumerate(words[1:5], start=1):
+            if word in _AUX:
+                return tokens(" ".join(words[1:i]))
+    return set()
+
+
+def _value(side: str, attribute: set[str], kind: str, passages: Sequence[tuple[str, str]]):
+    """The side's value of ``kind``: from the passages titled by the side (else naming it),
+    the statement with a value that shares most attribute words (mentions of the side count
+    one), earliest first on ties."""
+    key = tokens(side)
+    if not key:
+        return None
+    titled = [p for p in passages if key <= tokens(p[0])]
+    named = [p for p in passages if p not in titled and key <= tokens(p[1])]
+    for about in (titled, named):
+        best, best_score = None, 0
+        for _, text in about:
+            for statement in statements(text):
+                values = dates(statement)[0] if kind == "time" else numbers(statement)
+                if not values:
+                    continue
+                words = tokens(statement)
+                score = len(words & attribute) + (1 if key <= words else 0)
+                if score > best_score:
+                    best, best_score = values[0], score
+        if best is not None:
+            return best
+    return None
+
+
+def compare(question: str, options: Sequence[str], passages: Sequence[tuple[str, str]]) -> Comparison | None:
+    """Decide ``question`` between its two ``options`` from the fed ``passages`` ((title,
+    text), best first), or None when it is not a comparison this can decide."""
+    if len(options) != 2 or {o.lower() for o in options} == {"yes", "no"}:
+        return None
+    cue = _cue(question)
+    if cue is None:
+        return None
+    word, kind, larger = cue
+    head = question.split(",")[0]
+    attribute = (tokens(head) - tokens(" ".join(options)) - _kind_words(head) - set(CUES)) | _IMPLIED.get(word, set())
+    found = [_value(side, attribute, kind, passages) for side in options]
+    if any(v is None for v in found):
+        return None
+    (a, a_shown), (b, b_shown) = found
+    if kind == "time" and (a[0] == 0 or b[0] == 0) and not (a[0] == b[0] == 0):
+        return None  # "14 June" against "2019": not comparable
+    if a == b:
+        return None
+    wins = 0 if (a > b) == larger else 1
+    return Comparison(options[wins], kind, ((options[0], a_shown), (options[1], b_shown)))
