@@ -27,10 +27,14 @@ _BE = frozenset({"is", "are", "was", "were", "has", "have", "had"})
 _WH = frozenset({"what", "which", "who", "whom", "whose", "where", "when", "how"})
 _SUBJECT_WH = frozenset({"what", "which", "who"})  # "What is the X ...?": X is what is asked
 _PREPOSITIONS = frozenset({"in", "at", "on", "from", "for", "by", "to", "of", "during", "with"})
+_STOP = frozenset(
+    "a an the of in on at to for from by with as and or is are was were be been has have had that this who which "
+    "what whose whom where when how did does do it its their his her".split()
+)
 _PARTICIPLE_RE = re.compile(r"(ed|en|wn|rn)$|^(made|held|built|set|shot|found|run|sold|won|led)$")
 
 
-def bridge_question(question: str, entity: str) -> str | None:
+def bridge_question(question: str, entity: str, near: str | None = None) -> str | None:
     """``question`` with its first definite description replaced by ``entity``, or None
     when no rule below fits it safely, it is a choice or yes/no question, or it already
     names ``entity``.
@@ -42,7 +46,10 @@ def bridge_question(question: str, entity: str) -> str | None:
     born?"). Left alone: a description after do/does/did, whose verb phrase may be long
     ("What did [the actress in My Fair Lady] win a Tony for?"), and one right after
     "What/Which/Who is", which is the asked-for thing, not the bridge ("What is [the
-    county seat of ...] located?").
+    county seat of ...] located?"). With ``near`` (what the static document says where it
+    names the entity), the description must share a content word with it: "What rate did
+    Plover reach after [the autumn release]?" is not about the lead named in "Lead: Inês
+    Carvalho".
     """
     question, entity = neutralise(question), neutralise(entity)
     if not entity or answer_options(question) or entity.lower() in question.lower():
@@ -65,14 +72,28 @@ def bridge_question(question: str, entity: str) -> str | None:
         span = lower[i : len(words) - tail]
         if len(span) < 2 or span[-1] in _PREPOSITIONS:  # "... birthplace [a part of]?"
             return None
+        if near is not None and not _content(" ".join(span)) & _content(near):
+            return None  # the static document does not describe the entity this way
         return " ".join([*words[:i], entity, *words[len(words) - tail :]]) + "?"
     return None
 
 
-def named_bridge(documents: Sequence[Selected]) -> str | None:
+def _content(text: str) -> set[str]:
+    return {w for w in re.findall(r"[^\W_]+", text.lower()) if w not in _STOP}
+
+
+def _units_naming(title: str, texts: Sequence[str]) -> str:
+    """The sentences, table rows and lines of ``texts`` that name ``title`` (lower-case)."""
+    from drrag_cli.select.features import units
+
+    return " ".join(u for text in texts for u in units(text) if title in u)
+
+
+def named_bridge(documents: Sequence[Selected]) -> tuple[str, str] | None:
     """The bridge entity of a two-hop context: the title of the first dynamic document
-    that its static document's fed passages name (the link CFS followed). A title they do
-    not contain is a document, not an entity ("Offsite 2022: notes"), so no bridge."""
+    that its static document's fed passages name (the link CFS followed), with the units
+    that name it. A title they do not contain is a document, not an entity ("Offsite 2022:
+    notes"), so no bridge."""
     statics = [d.passage for d in documents if d.via is None]
     sources = {p.passage_id: p.source for p in statics}
     for d in documents:
@@ -82,7 +103,7 @@ def named_bridge(documents: Sequence[Selected]) -> str | None:
         source = sources.get(d.via)
         texts = [p.text.lower() for p in statics if source is None or p.source == source]
         if len(title) >= 3 and any(title in text for text in texts):
-            return d.passage.title.strip()
+            return d.passage.title.strip(), _units_naming(title, texts)
     return None
 
 
@@ -90,5 +111,5 @@ def decomposed(question: str, documents: Sequence[Selected]) -> str | None:
     """The question about the bridge entity (:func:`bridge_question` of
     :func:`named_bridge`), or None when the context has no named bridge or the question
     cannot be rewritten; then the caller asks the question as it is."""
-    entity = named_bridge(documents)
-    return bridge_question(question, entity) if entity else None
+    bridge = named_bridge(documents)
+    return bridge_question(question, *bridge) if bridge else None

@@ -91,6 +91,11 @@ def _content(text: str) -> set[str]:
     return {w for w in (t.lower() for t in _TOKEN.findall(text)) if w not in STOP and len(w) > 1}
 
 
+def units(text: str) -> list[str]:
+    """A passage's units: sentences, table rows, headings, list items."""
+    return [u.strip() for u in _UNIT.split(text) if u and u.strip()]
+
+
 def focus_units(question: str, text: str, focus: int, title: str = "") -> str:
     """The ``focus`` units (sentences, rows, items) of ``text`` sharing the most content
     words with the question (ties: the earlier), in their original order. A passage that
@@ -99,12 +104,12 @@ def focus_units(question: str, text: str, focus: int, title: str = "") -> str:
     The words of the passage's own ``title`` do not count: "the lead engineer of Project
     Heron" finds the Heron overview through "Heron", and what is left ("lead engineer")
     is what points at the row that names the bridge entity."""
-    units = [u.strip() for u in _UNIT.split(text) if u and u.strip()]
-    if len(units) <= focus:
+    found = units(text)
+    if len(found) <= focus:
         return text
     q = _content(question) - _content(title)
-    scored = sorted(range(len(units)), key=lambda i: (-len(q & _content(units[i])), i))
-    return " ".join(units[i] for i in sorted(scored[:focus]))
+    scored = sorted(range(len(found)), key=lambda i: (-len(q & _content(found[i])), i))
+    return " ".join(found[i] for i in sorted(scored[:focus]))
 
 
 @lru_cache(maxsize=8192)

@@ -52,7 +52,17 @@ def test_the_bridge_is_a_dynamic_title_its_static_document_names() -> None:
     tobias = selected(9, "tobias.md", "Tobias Lindqvist", "Tobias was born in Uppsala.", via=1)
     question = "In which city was the lead engineer of Project Heron born?"
     # the via passage (1) does not name him, its document's other fed passage (2) does
-    assert named_bridge([*overview, notes, tobias]) == "Tobias Lindqvist"
+    assert named_bridge([*overview, notes, tobias]) == ("Tobias Lindqvist", "| lead engineer | tobias lindqvist |")
     assert decomposed(question, [*overview, notes, tobias]) == "In which city was Tobias Lindqvist born?"
     assert named_bridge([*overview, notes]) is None  # a document title, not an entity
     assert decomposed(question, overview) is None  # nothing dynamic: ask as asked
+
+
+def test_the_static_document_must_describe_the_bridge_as_the_question_does() -> None:
+    plover = selected(1, "plover.md", "Plover", "Plover watches pumping stations.\n| Lead | Inês Carvalho |")
+    ines = selected(5, "ines.md", "Inês Carvalho", "Inês plays the cello.", via=1)
+    off_topic = "What false-alarm rate did Plover reach after the autumn release, according to the review?"
+    assert decomposed(off_topic, [plover, ines]) is None  # "the autumn release" is not how Plover names her
+    assert decomposed("In which city was the lead of Plover born?", [plover, ines]) == (
+        "In which city was Inês Carvalho born?"  # "lead": how the overview names her
+    )
