@@ -131,8 +131,12 @@ def print_answer(result: AskResult, already_streamed: bool = False) -> None:
             highlight=False,
         )
     if result.answer and not result.answer.supported and result.answer.passages:
+        from drrag_cli.generate.answer import echoes
+
+        echo = echoes(result.answer.text, result.answer.asked or result.question)
+        why = "only repeats the question" if echo else "is not in the sources below"
         console.print(
-            "[yellow]unsupported:[/yellow] the answer is not in the sources below; check them before trusting it",
+            f"[yellow]unsupported:[/yellow] the answer {why}; check the sources before trusting it",
             highlight=False,
         )
     if result.fed:

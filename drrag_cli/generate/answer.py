@@ -85,8 +85,11 @@ class Answer:
 
     @property
     def supported(self) -> bool:
-        """Whether the answer is grounded in what the model read (:func:`is_supported`)."""
-        return is_supported(self.text, [f"{p.title} {p.text}" for p in self.passages])
+        """Whether the answer is grounded in what the model read (:func:`is_supported`) and
+        is more than an echo of the question (:func:`echoes`)."""
+        return is_supported(self.text, [f"{p.title} {p.text}" for p in self.passages]) and not echoes(
+            self.text, self.asked
+        )
 
 
 def is_supported(answer: str, texts: Sequence[str]) -> bool:
@@ -101,6 +104,18 @@ def is_supported(answer: str, texts: Sequence[str]) -> bool:
     if not norm or answer == FALLBACK_ANSWER:
         return False
     return any(f" {norm} " in f" {normalize_answer(text)} " for text in texts)
+
+
+def echoes(answer: str, question: str) -> bool:
+    """True when an open question's answer only repeats words of the question, in order:
+    "Which client is the Plover pipeline built for?" → "Plover". Two-sided and yes/no
+    questions name their answers (:func:`answer_options`), so they never echo."""
+    from drrag_cli.evaluate.metrics import normalize_answer
+
+    norm = normalize_answer(answer)
+    if not norm or not question or answer_options(question):
+        return False
+    return f" {norm} " in f" {normalize_answer(question)} "
 
 
 def supported_part(answer: str, texts: Sequence[str]) -> str:

@@ -123,6 +123,17 @@ def test_supported_means_the_answer_stands_in_the_fed_text() -> None:
     assert not is_supported("I don't know.", texts)
 
 
+def test_an_answer_that_echoes_an_open_question_is_not_supported() -> None:
+    from drrag_cli.generate.answer import echoes
+
+    assert echoes("Plover", "Which client is the Plover pipeline built for?")
+    assert echoes("the Plover pipeline.", "Which client is the Plover pipeline built for?")
+    assert not echoes("Vellmar Water Authority", "Which client is the Plover pipeline built for?")
+    assert not echoes("Kansas Song", "What is the fight song of the University of Kansas?")  # not a phrase of it
+    assert not echoes("Plover", "Which reached 1.0 first, Heron or Plover?")  # a choice names its answers
+    assert not echoes("yes", "Is Plover built for Vellmar?")
+
+
 def test_an_appended_unread_part_is_cut() -> None:
     from drrag_cli.generate.answer import supported_part
 
