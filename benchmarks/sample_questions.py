@@ -47,6 +47,7 @@ def main() -> None:
     parser.add_argument("--model", default=None)
     parser.add_argument("--answer-mode", default=None, choices=["one-call", "decompose"])
     parser.add_argument("--out", type=Path, default=REPO / "benchmarks" / "out" / "sample")
+    parser.add_argument("-c", "--config", type=Path, default=None, help="a drrag config file for every ask")
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     ix = args.out / "ix"
@@ -61,6 +62,8 @@ def main() -> None:
             cmd += ["--model", args.model]
         if args.answer_mode:
             cmd += ["--answer-mode", args.answer_mode]
+        if args.config:
+            cmd += ["-c", str(args.config)]
         t0 = time.perf_counter()
         run = subprocess.run(cmd, capture_output=True, text=True)
         wall = time.perf_counter() - t0
@@ -90,6 +93,7 @@ def main() -> None:
     }
     model = Path(args.model).stem if args.model else "gemma-embedded"
     model += f"_{args.answer_mode}" if args.answer_mode else ""
+    model += f"_{args.config.stem}" if args.config else ""
     result = json.dumps({"summary": summary, "rows": rows}, indent=2)
     (args.out / f"results_{args.strategy}_{model}.json").write_text(result)
     print(json.dumps(summary, indent=2))

@@ -27,7 +27,7 @@ from drrag_cli.errors import InputError
 from drrag_cli.plan import Plan, parse_plan, with_methods
 from drrag_cli.question import checked_question
 from drrag_cli.retrieve import registry
-from drrag_cli.retrieve.context import Classifier, Params, RetrievalResult, RunContext, Strategy
+from drrag_cli.retrieve.context import Classifier, Params, RetrievalResult, RunContext, Strategy, linked_context
 from drrag_cli.select.core import resolve_k1
 
 if TYPE_CHECKING:
@@ -381,10 +381,13 @@ class Pipeline:
                 from drrag_cli.generate.decompose import decomposed
 
                 asked = decomposed(question, retrieval.documents) or question
+            passages = retrieval.passages
+            if self.settings.answer.context == "linked":
+                passages = linked_context(retrieval.documents, passages)
             answer = generate_answer(
                 self.generator,
                 asked,
-                retrieval.passages,
+                passages,
                 max_tokens=self.settings.llm.max_tokens,
                 on_token=on_token,
                 guard=self.settings.answer.guard,

@@ -137,3 +137,14 @@ def test_decompose_asks_the_second_hop_by_name_in_one_call(pipeline) -> None:  #
     assert "Uppsala" in result.answer.text and result.answer.supported
     one_call = Pipeline(pipe.settings.replace({"answer.mode": "one-call"}), generator=llm)
     assert one_call.ask(QUESTION, strategy="cfs").answer.asked == QUESTION
+
+
+def test_linked_context_feeds_only_the_hops_cfs_linked(pipeline) -> None:  # noqa: ANN001
+    pipe, llm = pipeline
+    linked = Pipeline(pipe.settings.replace({"answer.context": "linked"}), generator=llm)
+    result = linked.ask(QUESTION, strategy="cfs")
+    dynamic = [d for d in result.retrieval.documents if d.via is not None]
+    fed = {p.source for p in result.answer.passages}
+    assert dynamic and {d.passage.source for d in dynamic} <= fed
+    assert fed < {p.source for p in result.retrieval.passages}  # the static document that led nowhere is out
+    assert [c["source"] for c in result.citations()] == [p.source for p in result.answer.passages]

@@ -119,6 +119,20 @@ def hop_order(documents: list[Selected]) -> list[Selected]:
     return out + [d for d in documents if id(d) not in placed]
 
 
+def linked_context(documents: list[Selected], passages: list[Passage]) -> list[Passage]:
+    """``passages`` (what the LLM would read, in order) kept to the hops CFS linked: each
+    dynamic document and the static document whose q* found it. A static document that
+    led nowhere can distract a small model once a pair is found (``answer.context:
+    linked``; docs/BENCHMARKS.md has what it gains and loses). Without a dynamic document,
+    every passage stays."""
+    vias = {d.via for d in documents if d.via is not None}
+    if not vias:
+        return passages
+    static_sources = {d.passage.source for d in documents if d.via is None and d.passage.passage_id in vias}
+    keep = {d.passage.passage_id for d in documents if d.via is not None or d.passage.source in static_sources}
+    return [p for p in passages if p.passage_id in keep]
+
+
 class Strategy(Protocol):
     """A retrieval strategy, registered by name in :mod:`drrag_cli.retrieve.registry`."""
 

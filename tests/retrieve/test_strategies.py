@@ -154,3 +154,18 @@ def test_hop_order_puts_each_static_before_what_it_found() -> None:
     assert [d.passage.passage_id for d in ordered] == [1, 2, 5, 3, 4]
     ranked = [sel(7, "x.md", "first-stage"), sel(8, "y.md", "first-stage"), sel(9, "x.md", "first-stage")]
     assert hop_order(ranked) == ranked  # a single ranked list keeps its order
+
+
+def test_linked_context_keeps_the_hops_cfs_linked() -> None:
+    from drrag_cli.retrieve.context import Selected, linked_context
+    from drrag_cli.types import Passage
+
+    def sel(pid: int, source: str, via: int | None = None) -> Selected:
+        p = Passage(source=source, title=source, text=source, ordinal=0, char_start=0, char_end=1, passage_id=pid)
+        return Selected(p, "static" if via is None else "dynamic", 1.0, via=via)
+
+    a1, a2, b, found = sel(1, "a.md"), sel(2, "a.md"), sel(3, "b.md"), sel(4, "c.md", via=2)
+    docs = [a1, a2, b, found]
+    passages = [d.passage for d in docs]
+    assert [p.passage_id for p in linked_context(docs, passages)] == [1, 2, 4]  # b.md led nowhere
+    assert linked_context([a1, b], passages[:1] + passages[2:3]) == passages[:1] + passages[2:3]  # no pair: all
