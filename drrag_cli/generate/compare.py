@@ -18,6 +18,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from drrag_cli.ingest.units import statement_units
+
 MONTHS = {m: i for i, m in enumerate(
     "january february march april may june july august september october november december".split(), start=1)}
 MONTHS |= {m[:3]: i for m, i in list(MONTHS.items())} | {"sept": 9}
@@ -92,7 +94,8 @@ def tokens(text: str) -> set[str]:
 
 def statements(text: str) -> list[str]:
     """A passage as statements: table rows, list items and headings alone; wrapped
-    paragraph lines joined, then split into sentences."""
+    paragraph lines joined, then split into sentences (and, for stored text whose line
+    breaks are gone, into :func:`~drrag_cli.ingest.units.statement_units`)."""
     blocks: list[str] = []
     for line in text.splitlines():
         if not line.strip():
@@ -101,7 +104,7 @@ def statements(text: str) -> list[str]:
             blocks.append(line.strip())
         else:
             blocks[-1] += " " + line.strip()
-    return [s for block in blocks if block for s in _SENTENCE.split(block)]
+    return [u for block in blocks if block for s in _SENTENCE.split(block) for u in statement_units(s)]
 
 
 def dates(text: str) -> tuple[list[tuple[tuple[int, int, int], str]], str]:

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from drrag_cli.generate.prompts import answer_options, neutralise
+from drrag_cli.ingest.units import units
 
 if TYPE_CHECKING:
     from drrag_cli.retrieve.context import Selected
@@ -84,8 +85,6 @@ def _content(text: str) -> set[str]:
 
 def _units_naming(title: str, texts: Sequence[str]) -> str:
     """The sentences, table rows and lines of ``texts`` that name ``title`` (lower-case)."""
-    from drrag_cli.select.features import units
-
     return " ".join(u for text in texts for u in units(text) if title in u)
 
 

@@ -27,11 +27,12 @@ from functools import lru_cache
 import numpy as np
 
 from drrag_cli.index.links import core_title
+from drrag_cli.ingest.units import UNIT_RE as _UNIT
+from drrag_cli.ingest.units import units
 
 _TOKEN = re.compile(r"[^\W_]+")
 # Units of a passage for focusing: sentences, table rows, headings, list items (the text
 # arrives with its whitespace collapsed, so line breaks cannot be relied on).
-_UNIT = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(\[])|\n\s*\n|\s\|\s*\|\s|\s+(?=#{1,6}\s)|\s+-\s+(?=\S)")
 FOCUS_UNITS = 2  # units of d1 / d2 the focus features look at
 _CMP_CUES = (" or ", "both", "same", "which one", "who was born first", "older", "younger",
              "first?", "longer", "more ", "larger", "higher")
@@ -91,11 +92,6 @@ def _content(text: str) -> set[str]:
     return {w for w in (t.lower() for t in _TOKEN.findall(text)) if w not in STOP and len(w) > 1}
 
 
-def units(text: str) -> list[str]:
-    """A passage's units: sentences, table rows, headings, list items."""
-    return [u.strip() for u in _UNIT.split(text) if u and u.strip()]
-
-
 def focus_units(question: str, text: str, focus: int, title: str = "") -> str:
     """The ``focus`` units (sentences, rows, items) of ``text`` sharing the most content
     words with the question (ties: the earlier), in their original order. A passage that
@@ -118,9 +114,9 @@ def focus_joined(question: str, text: str, title: str = "") -> str:
     content word with the question beyond the passage's title: where a bridge entity named
     there stands next to what the question asks about (phrase search by ``in``)."""
     q = _content(question) - _content(title)
-    units = [u for u in _UNIT.split(text) if u and q & _content(u)]
-    units = sorted(units, key=lambda u: -len(q & _content(u)))[:FOCUS_UNITS]
-    return f" {' '.join(t.lower() for u in units for t in _TOKEN.findall(u))} "
+    found = [u for u in _UNIT.split(text) if u and q & _content(u)]
+    found = sorted(found, key=lambda u: -len(q & _content(u)))[:FOCUS_UNITS]
+    return f" {' '.join(t.lower() for u in found for t in _TOKEN.findall(u))} "
 
 
 def link_order(

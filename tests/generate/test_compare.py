@@ -102,3 +102,16 @@ def _config(tmp_path: Path, text: str) -> Path:
     path = tmp_path / "no-compare.yaml"
     path.write_text(text, encoding="utf-8")
     return path
+
+
+def test_stored_text_without_line_breaks_is_read_item_by_item() -> None:
+    durbuy = ("Offsite 2022, Durbuy", "# Offsite 2022, Durbuy: notes - **Dates:** 6 and 7 October 2022 - "
+              "**Attendees (11):** Maren Okafor, Ruben De Smet - **Notes:** Hannah")
+    oostende = ("Offsite 2023", "# Offsite 2023 - **Place:** Oostende - **Attendees:** all 14 of us")
+    changelog = ("Changelog", "# Heron changelog ## [1.1.0] - 2023-05-02 ### Added - x ## [1.0.0] - 2023-03-14")
+    question = "Which team offsite had more attendees, the one in Durbuy or the one in Oostende?"
+    found = compare(question, answer_options(question), [durbuy, oostende])
+    assert found is not None and dict(found.values) == {"the one in Durbuy": "11", "the one in Oostende": "14"}
+    question = "Which reached version 1.0 first, Heron or Plover?"
+    found = compare(question, answer_options(question), [changelog, ("Plover", "| 2 November 2022 | Plover v1.0 |")])
+    assert found is not None and dict(found.values)["Heron"] == "2023-03-14"
