@@ -74,15 +74,36 @@ class BM25Index:
 
         self.index = tantivy.Index.open(str(path))
         self.searcher = self.index.searcher()
+        self.num_docs = self.searcher.num_docs  # a published generation never changes
 
     def search(self, text: str, n: int) -> list[tuple[int, float]]:
         """(passage id, BM25 score), best first; [] when the text has no terms."""
-        terms = query_terms(text)
-        if not terms or n <= 0:
+        query = parse_query(self.index, text) if n > 0 else None
+        if query is None:
             return []
-        query = self.index.parse_query(
-            " ".join(terms), ["title", "text"], field_boosts={"title": TITLE_BOOST}
-        )
-        n = min(n, max(1, self.searcher.num_docs))  # tantivy panics on a huge top-k
-        hits = self.searcher.search(query, n).hits
-        return [(int(self.searcher.doc(addr)["pid"][0]), float(score)) for score, addr in hits]
+        n = min(n, max(1, self.num_docs))  # tantivy panics on a huge top-k
+        hits = self.searcher.search(query, n, count=False).hits  # count=False: no second pass over matches
+        doc = self.searcher.doc
+        return [(int(doc(addr)["pid"][0]), float(score)) for score, addr in hits]
+
+
+_last: tuple[str, tantivy.Query | None] = ("", None)
+
+
+def parse_query(index: tantivy.Index, text: str) -> tantivy.Query | None:
+    """``text`` as a tantivy query over title (boosted) and text; None when it has no terms.
+
+    The last text's query is kept: several collections searched together (``MultiIndex``)
+    ask each of their indexes for the same text in a row, and as every index has this
+    module's schema and tokenizers, one parsed query serves them all.
+    """
+    global _last
+    key, query = _last
+    if key == text and query is not None:
+        return query
+    terms = query_terms(text)
+    if not terms:
+        return None
+    query = index.parse_query(" ".join(terms), ["title", "text"], field_boosts={"title": TITLE_BOOST})
+    _last = (text, query)
+    return query
