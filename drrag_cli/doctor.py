@@ -65,6 +65,11 @@ class Check:
     ok: bool
     detail: str
     seconds: float
+    warn: bool = False  # works, but something the user should change (ok stays true)
+
+
+class DoctorWarning(Exception):
+    """Raised by a check that passes with advice: recorded as ``warn``, not a failure."""
 
 
 @dataclass
@@ -89,6 +94,9 @@ class DoctorReport:
             detail = fn()
             self.checks.append(Check(name, True, str(detail), round(time.perf_counter() - t0, 2)))
             return detail
+        except DoctorWarning as warning:
+            self.checks.append(Check(name, True, str(warning), round(time.perf_counter() - t0, 2), warn=True))
+            return None
         except Exception as exc:  # noqa: BLE001 - a doctor reports, it does not crash
             self.checks.append(Check(name, False, str(exc), round(time.perf_counter() - t0, 2)))
             return None
@@ -108,7 +116,8 @@ def run_checks(load: Callable[[], Settings]) -> DoctorReport:
         report.check("embedding model", lambda: _embedding(settings))
         report.check("relevance classifier", lambda: _classifier(settings))
         report.check("LLM (GGUF)", lambda: _llm(settings))
-        report.check("index", lambda: _index(settings))
+        if report.check("index", lambda: _index(settings)) is not None:
+            report.check("corpus language", lambda: corpus_language(settings))
     return report
 
 
@@ -167,9 +176,21 @@ def _embedding(settings: Settings) -> str:
 
 
 def _classifier(settings: Settings) -> str:
+    """Loads, and was trained on the configured embedding model's vectors: its features are
+    products over embedding dimensions, so another model of the same size (a multilingual
+    384-d MiniLM) would be scored silently in the wrong space."""
+    from drrag_cli.index.embedder import resolve_model
     from drrag_cli.select.classifier import RelevanceClassifier
 
-    return f"threshold {RelevanceClassifier.load(settings.classifier.path or None).threshold:.3f}"
+    clf = RelevanceClassifier.load(settings.classifier.path or None)
+    trained_on, model_id = clf.meta.get("embedding_model"), resolve_model(settings.embedding.model)[0]
+    if trained_on and trained_on != model_id:
+        raise DoctorWarning(
+            f"threshold {clf.threshold:.3f}, but trained on {trained_on} vectors and embedding.model is {model_id}: "
+            "CFS/CIS decisions are unreliable; train one for this model (`drrag train-classifier DATA --out DIR`, "
+            "then classifier.path: DIR) or set retrieval.strategy: qdc"
+        )
+    return f"threshold {clf.threshold:.3f}"
 
 
 PROBE = (
@@ -198,6 +219,26 @@ def _llm(settings: Settings) -> str:
     kv = getattr(gen.model, "drrag_kv_path", None)
     state = f"prompt KV state {kv}" if kv is not None and kv.is_file() else "no prompt KV state stored"
     return f"{gen.model_path} answers a probe correctly ({answer.text!r}, {answer.generate_s:.2f} s); {state}"
+
+
+def corpus_language(settings: Settings) -> str:
+    """The languages of a sample of the index's passages against those the embedding model's
+    vocabulary reads (:mod:`drrag_cli.ingest.language`); a :class:`DoctorWarning` when most
+    passages are in languages an English-only model cannot embed."""
+    from drrag_cli.index.api import Index
+    from drrag_cli.index.embedder import resolve_model
+    from drrag_cli.ingest import language
+
+    corpus = language.corpus_languages(language.sample_texts(Index.open(settings).store))
+    model_id, path = resolve_model(settings.embedding.model)
+    try:
+        model = language.model_languages(path)
+    except (OSError, ValueError, KeyError, TypeError) as exc:  # no tokenizer.json / vocab.txt: cannot tell
+        return f"{corpus.summary()}; the languages of {model_id} are unknown (its vocabulary is unreadable: {exc})"
+    warning = language.language_warning(corpus, model, model_id)
+    if warning:
+        raise DoctorWarning(warning)
+    return f"{corpus.summary()}; {model_id} reads {' '.join(model.languages())} ({model.describe()})"
 
 
 def _index(settings: Settings) -> str:

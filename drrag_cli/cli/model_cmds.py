@@ -122,7 +122,7 @@ def doctor(index: IndexOpt = None, config: ConfigOpt = None, json_out: JsonOpt =
 
         console = Console()
         for c in report.checks:
-            mark = "[green]ok[/green]  " if c.ok else "[red]FAIL[/red]"
+            mark = "[red]FAIL[/red]" if not c.ok else "[yellow]warn[/yellow]" if c.warn else "[green]ok[/green]  "
             console.print(f"{mark} {c.check:<22} {escape(c.detail)}", highlight=False)
     if not report.ok:
         raise DrragError(f"doctor found problems: {', '.join(report.failed)}")
