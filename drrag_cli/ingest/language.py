@@ -196,7 +196,7 @@ def language_warning(corpus: CorpusLanguages, model: ModelLanguages, model_id: s
     share = round(100 * corpus.non_english_share)
     return (
         f"{share}% of the passages are not English ({corpus.summary()}) but the embedding model "
-        f"{model_id} looks English-only ({model.describe()}), so dense and hybrid search rank them poorly; "
-        "set embedding.model in your config to the folder of a multilingual sentence-transformers model "
+        f"{model_id} looks English-only ({model.describe()}), so dense and hybrid search may rank them poorly; "
+        "set embedding.model to the folder of a multilingual sentence-transformers model "
         "(e.g. paraphrase-multilingual-MiniLM-L12-v2), then `drrag index --rebuild PATH...`"
     )
