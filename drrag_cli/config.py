@@ -41,6 +41,8 @@ FirstStage = Literal["hybrid", "dense", "sm", "bm25"]
 CfsRule = Literal["first", "best"]
 EmbeddingRuntime = Literal["auto", "onnx", "torch"]
 RewriteStrategy = Literal["gqr", "kwr", "par", "cce", "adaptive"]
+IndexBackend = Literal["local", "milvus"]
+MILVUS_EXTRA = "pip install 'drrag-cli[milvus]'"
 
 
 @dataclass(frozen=True)
@@ -49,6 +51,7 @@ class IndexSettings:
     exclude: tuple[str, ...] = DEFAULT_EXCLUDE
     chunk_words: Annotated[int, Min(10)] = 100  # target passage length in words (sentence-aligned)
     max_file_mb: Annotated[float, Min(0.001)] = 50.0  # larger files are skipped and counted
+    backend: IndexBackend = "local"  # local = tantivy + hnswlib files | milvus = a Milvus collection (index/milvus)
 
 
 @dataclass(frozen=True)
@@ -165,6 +168,15 @@ class ServeSettings:
 
 
 @dataclass(frozen=True)
+class MilvusSettings:
+    # index.backend: milvus. uri "" = Milvus Lite in <index folder>/milvus.db; a path ending
+    # in .db = Milvus Lite there; http(s)://host:19530 = a Milvus server or cluster
+    uri: str = ""
+    token: str = ""  # "user:password" or an API key for a server; DRRAG_MILVUS_TOKEN is used when empty
+    collection: str = "drrag"  # other index folders (eval caches, collections) add a hash of their path
+
+
+@dataclass(frozen=True)
 class Settings:
     index: IndexSettings = field(default_factory=IndexSettings)
     embedding: EmbeddingSettings = field(default_factory=EmbeddingSettings)
@@ -178,6 +190,7 @@ class Settings:
     note: NoteSettings = field(default_factory=NoteSettings)
     watch: WatchSettings = field(default_factory=WatchSettings)
     serve: ServeSettings = field(default_factory=ServeSettings)
+    milvus: MilvusSettings = field(default_factory=MilvusSettings)
     source: str = "defaults"  # which file these came from (for messages)
 
     def replace(self, overrides: Mapping[str, Any], where: str = "override") -> Settings:
@@ -289,6 +302,7 @@ def _check_rules(settings: Settings, where: str) -> None:
         raise ConfigError(f"'rewrite.strategies' in {where} is empty; use gqr, kwr, par, cce or adaptive")
     if "adaptive" in names and len(names) > 1:
         raise ConfigError(f"'rewrite.strategies' in {where}: adaptive picks the others itself; use it alone")
+    _check_milvus(settings, where)
     from drrag_cli.errors import InputError
     from drrag_cli.plan import parse_plan
 
@@ -296,6 +310,32 @@ def _check_rules(settings: Settings, where: str) -> None:
         parse_plan(settings.retrieval.strategy)
     except InputError as err:
         raise ConfigError(f"'retrieval.strategy' in {where}: {err}") from None
+
+
+def milvus_installed() -> bool:
+    """Whether the ``milvus`` extra is installed (looked up, not imported: pymilvus is heavy)."""
+    import importlib.util
+
+    return importlib.util.find_spec("pymilvus") is not None
+
+
+def _check_milvus(settings: Settings, where: str) -> None:
+    """``index.backend: milvus`` needs the extra, a URI Milvus understands and a valid collection name."""
+    import re
+
+    if settings.index.backend != "milvus":
+        return
+    if not milvus_installed():
+        raise ConfigError(f"'index.backend: milvus' in {where} needs the Milvus client: {MILVUS_EXTRA}")
+    uri = settings.milvus.uri
+    if uri and not (uri.endswith(".db") or re.match(r"^(https?|tcp|grpc)://", uri)):
+        raise ConfigError(
+            f"'milvus.uri' in {where}: {uri!r} is neither a Milvus Lite file (ending in .db) nor a server "
+            "(http://host:19530); leave it empty for Milvus Lite inside the index folder"
+        )
+    if not re.fullmatch(r"[A-Za-z_]\w{0,200}", settings.milvus.collection, re.ASCII):
+        raise ConfigError(f"'milvus.collection' in {where}: {settings.milvus.collection!r} is not a Milvus "
+                          "collection name (letters, digits and _, not starting with a digit)")
 
 
 def _coerce(value: Any, hint: Any, where: str) -> Any:

@@ -23,6 +23,7 @@ from drrag_cli.types import Hit, Passage
 if TYPE_CHECKING:
     import numpy as np
 
+    from drrag_cli.index.backend import Backend
     from drrag_cli.index.bm25 import BM25Index
     from drrag_cli.index.build import BuildProgress, BuildReport
     from drrag_cli.index.dense import DenseIndex
@@ -77,16 +78,20 @@ class Index:
         return PassageStore(self.gen / "store.sqlite", readonly=True)
 
     @cached_property
+    def backend(self) -> Backend:
+        """Where this generation is searched: its own files (local) or a Milvus collection,
+        as its manifest says (index/backend.py)."""
+        from drrag_cli.index.backend import open_backend
+
+        return open_backend(self.gen, self.manifest, self.settings, self.store)
+
+    @property
     def bm25(self) -> BM25Index:
-        from drrag_cli.index.bm25 import BM25Index
+        return self.backend.bm25  # type: ignore[attr-defined]
 
-        return BM25Index(self.gen / "bm25")
-
-    @cached_property
+    @property
     def dense(self) -> DenseIndex:
-        from drrag_cli.index.dense import DenseIndex
-
-        return DenseIndex(self.gen / "dense.hnsw", int(self.manifest["embedding"]["dim"]))
+        return self.backend.dense  # type: ignore[attr-defined]
 
     @cached_property
     def embedder(self) -> Embedder:
@@ -100,19 +105,21 @@ class Index:
         return self.embedder.encode(list(texts), batch_size=self.settings.embedding.batch_size)
 
     def bm25_ranked(self, text: str, n: int) -> list[tuple[int, float]]:
-        return self.bm25.search(text, n)
+        return self.backend.bm25_ranked(text, n)
 
     def dense_ranked(self, vec: np.ndarray, n: int) -> list[tuple[int, float]]:
-        return self.dense.search(vec, n)
+        return self.backend.dense_ranked(vec, n)
 
     def hybrid_ranked(
         self, text: str, n: int, vec: np.ndarray | None = None
     ) -> list[tuple[int, float]]:
-        from drrag_cli.index.fusion import rrf
-
         depth = max(n, self.settings.search.candidates)
         if vec is None:
             vec = self.embed([text])[0]
+        if isinstance(self, Index):  # one index: its backend fuses (Milvus on its side)
+            return self.backend.hybrid_ranked(text, vec, n, depth, self.settings.search.rrf_k)
+        from drrag_cli.index.fusion import rrf  # MultiIndex borrows this: the RRF of its merged lists
+
         lexical = [pid for pid, _s in self.bm25_ranked(text, depth)]
         semantic = [pid for pid, _s in self.dense_ranked(vec, depth)]
         return rrf([lexical, semantic], k=self.settings.search.rrf_k)[:n]
@@ -126,16 +133,23 @@ class Index:
             return self.hybrid_ranked(text, n, vec)
         raise InputError(f"unknown search mode {mode!r} (choose one of: {', '.join(MODES)})")
 
-    def vectors(self, ids: Sequence[int]) -> np.ndarray:
-        """Stored (normalised) embeddings of passages, from the HNSW index."""
-        import numpy as np
+    def ranked_many(
+        self, texts: Sequence[str], mode: str, n: int, vecs: Sequence[np.ndarray] | None = None
+    ) -> list[list[tuple[int, float]]]:
+        """``ranked`` for several texts (a question's q* lists): one request on Milvus."""
+        if mode not in MODES:
+            raise InputError(f"unknown search mode {mode!r} (choose one of: {', '.join(MODES)})")
+        if vecs is None:
+            vecs = list(self.embed(texts)) if mode != "bm25" and texts else [None] * len(texts)
+        depth = max(n, self.settings.search.candidates)
+        return self.backend.ranked_many(list(texts), mode, n, list(vecs), depth, self.settings.search.rrf_k)
 
-        if not ids:
-            return np.zeros((0, int(self.manifest["embedding"]["dim"])), dtype=np.float32)
-        return np.asarray(self.dense.index.get_items(list(ids)), dtype=np.float32)
+    def vectors(self, ids: Sequence[int]) -> np.ndarray:
+        """Stored (normalised) embeddings of passages, in the order of ``ids``."""
+        return self.backend.vectors(ids)
 
     def passages(self, ids: Sequence[int]) -> dict[int, Passage]:
-        return self.store.get(ids)
+        return self.backend.passages(ids)
 
     def linked(self, ids: Sequence[int]) -> dict[int, list[list[int]]]:
         """Passage id → the documents it links to (:mod:`drrag_cli.index.links`), each as
@@ -179,4 +193,5 @@ class Index:
             "roots": self.manifest.get("roots", []),
             "created_at": self.manifest.get("created_at"),
             "updated_at": self.manifest.get("updated_at"),
+            **self.backend.stats(),
         }

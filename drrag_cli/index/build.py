@@ -20,6 +20,7 @@ from typing import Any, Protocol
 from drrag_cli.config import Settings
 from drrag_cli.errors import IndexMismatchError, InputError
 from drrag_cli.index import layout
+from drrag_cli.index.backend import backend_of, write_generation
 from drrag_cli.index.embedder import Embedder, passage_embed_text
 from drrag_cli.index.space import SpaceNeed, check_generation
 from drrag_cli.ingest.walk import walk
@@ -208,6 +209,7 @@ def _build_locked(
     report.removed = len(gone)
     report.duplicate_files = _duplicates(old_files, gone, changes)
     nothing_new = not changes.new and not gone and not rebuild and not links_missing
+    nothing_new = nothing_new and backend_of(old_manifest) == settings.index.backend  # a new backend is filled
     if old_gen and nothing_new and roots == old_roots:
         report.passages_total = old_manifest["counts"]["passages"]
         return
@@ -239,14 +241,17 @@ def _build_locked(
 
         embedder, runtime = prepare_runtime(settings)
         report.passages_embedded = _embed_missing(root, embedder, rows, settings, progress)
-        _write_indexes(root, staging, embedder, rows, progress)
-        check_generation(staging, counts["passages"], embedder.dim)
+        backend = write_generation(settings, root, staging, embedder, rows, progress)  # Milvus: synced
+        if backend is None:  # local: the BM25 and HNSW files of the generation
+            _write_indexes(root, staging, embedder, rows, progress)
+            check_generation(staging, counts["passages"], embedder.dim)
         manifest = {
             "format_version": layout.FORMAT_VERSION,
             "embedding": embedding_fingerprint(settings, embedder) | runtime,
             "chunking": chunking_fingerprint(settings),
             "counts": counts,
             "roots": roots,
+            "backend": backend or {"name": "local"},
             "created_at": (old_manifest or {}).get("created_at", now) if not rebuild else now,
             "updated_at": now,
         }
