@@ -118,6 +118,7 @@ def run_checks(load: Callable[[], Settings]) -> DoctorReport:
         report.check("LLM (GGUF)", lambda: _llm(settings))
         if report.check("index", lambda: _index(settings)) is not None:
             report.check("corpus language", lambda: corpus_language(settings))
+        report.check("index backend", lambda: _backend(settings))
     return report
 
 
@@ -219,6 +220,14 @@ def _llm(settings: Settings) -> str:
     kv = getattr(gen.model, "drrag_kv_path", None)
     state = f"prompt KV state {kv}" if kv is not None and kv.is_file() else "no prompt KV state stored"
     return f"{gen.model_path} answers a probe correctly ({answer.text!r}, {answer.generate_s:.2f} s); {state}"
+
+
+def _backend(settings: Settings) -> str:
+    """Which backend ``drrag index`` writes to; Milvus needs its extra (config load checks that)."""
+    if settings.index.backend == "local":
+        return "local (tantivy + hnswlib files in the index folder)"
+    where = settings.milvus.uri or "Milvus Lite in the index folder"
+    return f"milvus ({where}, collection {settings.milvus.collection})"
 
 
 def corpus_language(settings: Settings) -> str:
