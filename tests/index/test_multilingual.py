@@ -92,3 +92,69 @@ def test_a_multilingual_model_by_path_finds_every_language(tmp_path: Path) -> No
     ]
     assert not missed
     assert "reads" in corpus_language(settings)  # no English-only warning for this model
+
+
+def tiny_multilingual_model(folder: Path, encoder: str) -> Path:
+    """A sentence-transformers folder shaped like the multilingual models users configure,
+    with random weights: a BERT (paraphrase-multilingual-MiniLM-L12-v2, multilingual-e5) or
+    XLM-R (paraphrase-multilingual-mpnet) encoder behind a SentencePiece Unigram tokenizer,
+    mean pooling, normalised. What the ONNX exporter must mirror, not what a model knows."""
+    import torch
+    from sentence_transformers import SentenceTransformer
+    from sentence_transformers.sentence_transformer.modules import Normalize, Pooling, Transformer
+    from tokenizers import Tokenizer, decoders, normalizers, pre_tokenizers, processors
+    from tokenizers.models import Unigram
+    from transformers import BertConfig, BertModel, PreTrainedTokenizerFast, XLMRobertaConfig, XLMRobertaModel
+
+    from drrag_cli.index.onnx_embed import PROBES
+
+    specials = ["<s>", "<pad>", "</s>", "<unk>"]
+    words = sorted({w for p in PROBES for w in p.split()})[:300]
+    chars = sorted({c for p in PROBES for c in p if not c.isspace()})
+    pieces = [(s, 0.0) for s in specials] + [(f"\u2581{w}", -5.0) for w in words] + [(c, -9.0) for c in chars]
+    tok = Tokenizer(Unigram(pieces, unk_id=3))
+    tok.normalizer = normalizers.NFKC()
+    tok.pre_tokenizer = pre_tokenizers.Metaspace()
+    tok.decoder = decoders.Metaspace()
+    tok.post_processor = processors.TemplateProcessing(
+        single="<s> $A </s>", special_tokens=[("<s>", 0), ("</s>", 2)]
+    )
+    fast = PreTrainedTokenizerFast(
+        tokenizer_object=tok, bos_token="<s>", eos_token="</s>", unk_token="<unk>", pad_token="<pad>",
+        cls_token="<s>", sep_token="</s>", model_input_names=["input_ids", "attention_mask"],
+    )
+    hf = folder / "hf"
+    fast.save_pretrained(hf)
+    shape = {"vocab_size": len(pieces), "hidden_size": 32, "num_hidden_layers": 2, "num_attention_heads": 4,
+             "intermediate_size": 64, "max_position_embeddings": 80, "pad_token_id": 1}
+    torch.manual_seed(0)
+    if encoder == "bert":
+        BertModel(BertConfig(**shape)).save_pretrained(hf)
+    else:
+        XLMRobertaModel(XLMRobertaConfig(**shape, type_vocab_size=1)).save_pretrained(hf)
+    word = Transformer(str(hf), max_seq_length=64)
+    st = SentenceTransformer(modules=[word, Pooling(32, "mean"), Normalize()], device="cpu")
+    st.save(str(folder / "model"))
+    return folder / "model"
+
+
+@pytest.mark.parametrize("encoder", ["bert", "xlm-roberta"])
+def test_the_onnx_export_mirrors_a_multilingual_shaped_model(
+    encoder: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The verified export (cosine >= 0.9999 to torch on the probes, CJK and Greek included)
+    is made and used for a model folder of the multilingual kind: SentencePiece tokens, no
+    token_type_ids, XLM-R's padding-offset positions."""
+    import numpy as np
+
+    from drrag_cli.index.embedder import Embedder
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    path = str(tiny_multilingual_model(tmp_path, encoder))
+    check = Embedder(path, 1, "auto").export()
+    assert check["passed"] and check["graph"] == "bert-fused", check
+    onnx, torch_ = Embedder(path, 1, "auto"), Embedder(path, 1, "torch")
+    assert onnx.active_runtime == "onnx"
+    texts = [NOTES["zh-heron.md"], NOTES["ja-backup.md"], NOTES["de-umzug.md"], "Who led Project Heron?"]
+    cos = (onnx.encode(texts) * torch_.encode(texts)).sum(axis=1)
+    assert np.all(cos >= 0.9999), cos
