@@ -101,7 +101,7 @@ class ClassifierSettings:
 class LLMSettings:
     model_path: str = ""  # empty = the embedded Gemma-3-270M GGUF
     n_ctx: Annotated[int, Min(64)] = 2048
-    threads: Annotated[int, Min(0)] = 0  # 0 = all cores
+    threads: Annotated[int, Min(0)] = 0  # 0 = auto: per answer, the cores no other task is running on
     max_tokens: Annotated[int, Min(1)] = 48
     temperature: Annotated[float, Min(0.0)] = 0.0
 

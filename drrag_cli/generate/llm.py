@@ -13,12 +13,14 @@ import json
 import os
 import re
 import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 from drrag_cli.config import LLMSettings
 from drrag_cli.errors import ModelError
+from drrag_cli.generate.perf import CallStats, amx_cpu, cores, plain_cpu_buffers, threads_now
 from drrag_cli.models import models_dir, sidecar_matches, write_sidecar
 
 FIX_HINT = "set llm.model_path / --model to a .gguf file"
@@ -30,6 +32,7 @@ _DATA_RE = re.compile(f"{_DATA_OPEN}(\\d+){_DATA_CLOSE}")
 
 _CACHE: dict[tuple[str, int, int], Any] = {}  # (path, n_ctx, threads) -> llama_cpp.Llama
 _LOCK = threading.Lock()
+_ASSEMBLE_LOCK = threading.Lock()  # the preload thread and the caller may both ask first
 
 
 def _embedded_package() -> Any:
@@ -44,8 +47,13 @@ def _embedded_package() -> Any:
 
 
 def default_model_path() -> Path:
-    """Path of the embedded Gemma GGUF, assembled into the user cache dir on first use."""
-    package = _embedded_package()
+    """Path of the embedded Gemma GGUF, assembled into the user cache dir on first use
+    (once: the preload thread and the caller's token count both ask on a cold cache)."""
+    with _ASSEMBLE_LOCK:
+        return _assembled(_embedded_package())
+
+
+def _assembled(package: Any) -> Path:  # noqa: ANN401
     target = models_dir() / package.MODEL_NAME
     expected = package.EXPECTED_SHA256
     if sidecar_matches(target, expected):
@@ -54,7 +62,7 @@ def default_model_path() -> Path:
         write_sidecar(target, expected)
         return target
     target.parent.mkdir(parents=True, exist_ok=True)
-    tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+    tmp = target.with_name(f".{target.name}.{os.getpid()}.{threading.get_ident()}.tmp")
     try:
         package.assemble(output_path=tmp, overwrite=True)  # joins the chunks, checks sha256
         os.replace(tmp, target)
@@ -101,43 +109,6 @@ def _check_gguf(path: Path) -> None:
         raise ModelError(f"{path} is not a GGUF file (no GGUF header; {FIX_HINT})")
 
 
-def _amx_cpu() -> bool:
-    """True on CPUs with AMX. llama.cpp repacks weights into an AMX buffer there, and its
-    first decode segfaults on some of them (ggml-org/llama.cpp#20824, seen on this
-    project's CI-class machines with the embedded Q4_K_M Gemma)."""
-    try:
-        return "amx_int8" in Path("/proc/cpuinfo").read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return False
-
-
-@contextlib.contextmanager
-def _plain_cpu_buffers(active: bool) -> Iterator[None]:
-    """Load with ``use_extra_bufts = False`` (no repacked weight buffers) while active.
-
-    llama-cpp-python has no keyword for this model parameter; ``Llama.__init__`` reads
-    the defaults from ``llama_model_default_params``, so that one function is wrapped for
-    the duration of the load (under ``_LOCK``) and restored after.
-    """
-    if not active:
-        yield
-        return
-    from llama_cpp import llama_cpp as low
-
-    original = low.llama_model_default_params
-
-    def defaults() -> Any:
-        params = original()
-        params.use_extra_bufts = False
-        return params
-
-    low.llama_model_default_params = defaults
-    try:
-        yield
-    finally:
-        low.llama_model_default_params = original
-
-
 def resolve_model_path(setting: str) -> Path | None:
     """``llm.model_path``: "" = the embedded model (None), "best" = the strongest installed
     catalogue model (:func:`drrag_cli.models.best_model_path`, else the embedded one), or a
@@ -160,18 +131,18 @@ def _load(path: Path, n_ctx: int, threads: int) -> Any:
         from llama_cpp import Llama  # lazy: heavy native library
 
         try:
-            with _quiet_stderr(), _plain_cpu_buffers(_amx_cpu()):
+            with _quiet_stderr(), plain_cpu_buffers(amx_cpu()):
                 model = Llama(
                     model_path=str(path),
                     n_ctx=n_ctx,
-                    n_threads=threads or os.cpu_count() or 1,  # 0 = all cores
+                    n_threads=threads or cores(),  # 0 = auto: set per completion (threads_now)
                     verbose=False,
                 )
         except (ValueError, RuntimeError, OSError) as exc:
             raise ModelError(f"cannot load GGUF model {path} (corrupt or unsupported: {exc}; {FIX_HINT})") from exc
         import drrag_cli.generate.kv_cache as kv_cache
 
-        model.drrag_kv_path = kv_cache.state_path(path, n_ctx, _amx_cpu())
+        model.drrag_kv_path = kv_cache.state_path(path, n_ctx, amx_cpu())
         model.drrag_kv_pending = True  # this process may still leave its state for the next
         with _quiet_stderr():
             kv_cache.restore(model, model.drrag_kv_path)
@@ -203,6 +174,7 @@ class LocalLLM:
         self.max_tokens = self.settings.max_tokens
         self._path = resolve_model_path(self.settings.model_path)
         self._model: Any = None
+        self.last_call: CallStats | None = None  # what the latest completion cost
         if self._path is not None:
             _check_gguf(self._path)  # fail early and clearly; loading stays lazy
 
@@ -281,6 +253,15 @@ class LocalLLM:
         if options:
             kwargs["grammar"] = _grammar(options)
         keep = _keeps_state(model, tokens)
+        from llama_cpp import llama_perf_context, llama_perf_context_reset, llama_set_n_threads
+
+        import drrag_cli.generate.kv_cache as kv_cache
+
+        reused = min(kv_cache.shared(model, tokens), len(tokens) - 1)  # as llama-cpp-python reuses it
+        threads = threads_now(self.settings.threads)
+        llama_set_n_threads(model.ctx, threads, threads)
+        llama_perf_context_reset(model.ctx)
+        start = time.perf_counter()
         try:
             if on_token is None:
                 result = model.create_completion(tokens, **kwargs)
@@ -295,9 +276,18 @@ class LocalLLM:
                 text = "".join(pieces)
         except ValueError as exc:  # e.g. "Requested tokens exceed context window"
             raise ModelError(f"generation failed: {exc} (raise llm.n_ctx)") from exc
+        perf = llama_perf_context(model.ctx)
+        self.last_call = CallStats(
+            prompt_tokens=len(tokens),
+            reused_tokens=reused,
+            evaluated_tokens=perf.n_p_eval,
+            prompt_eval_s=perf.t_p_eval_ms / 1000,
+            generated_tokens=perf.n_eval,
+            generate_eval_s=perf.t_eval_ms / 1000,
+            wall_s=time.perf_counter() - start,
+            threads=threads,
+        )
         if keep:
-            import drrag_cli.generate.kv_cache as kv_cache
-
             kv_cache.save(model, model.drrag_kv_path)
         return text
 

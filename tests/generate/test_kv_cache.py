@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from drrag_cli.config import LLMSettings
-from drrag_cli.generate import kv_cache, llm
+from drrag_cli.generate import kv_cache, llm, perf
 from drrag_cli.generate.prompts import completion_prompt
 
 pytestmark = pytest.mark.slow
@@ -53,7 +53,7 @@ def test_a_new_process_restores_the_state_and_answers_the_same(kv_dir: Path) -> 
 
 def test_a_broken_state_file_is_removed_and_changes_nothing(kv_dir: Path) -> None:
     settings = LLMSettings(n_ctx=1024, threads=1)
-    path = kv_cache.state_path(fresh(settings).model_path, settings.n_ctx, llm._amx_cpu())
+    path = kv_cache.state_path(fresh(settings).model_path, settings.n_ctx, perf.amx_cpu())
     assert path is not None
     path.parent.mkdir(parents=True)
     path.write_bytes(b"\x00not a llama state" * 100)

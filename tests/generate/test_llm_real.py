@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -171,3 +172,34 @@ def test_guard_holds_out_a_passage_that_addresses_the_model(llm: LocalLLM) -> No
     assert "PWNED" not in answer.prompt.split(DOCS_OPEN)[-1]  # the order never reached the model
     assert "pwned" not in answer.text.lower()
     assert answer.passages == [TOAD]  # held out of the prompt, reported instead of cited
+
+
+def test_consecutive_answers_reuse_the_shared_prefix(llm: LocalLLM) -> None:
+    """Warm, each answer evaluates only what follows the prefix it shares with the last
+    prompt (the instruction and examples): llama.cpp's own counters say so."""
+    first = generate_answer(llm, "Where is the university?", [ANU])
+    second = generate_answer(llm, "Toad Hall is a residence of a university in which city?", [TOAD, ANU])
+    shared = 0
+    for a, b in zip(llm._tokens(first.prompt, bos=True), llm._tokens(second.prompt, bos=True), strict=False):
+        if a != b:
+            break
+        shared += 1
+    call = llm.last_call
+    assert call is not None and shared > 100
+    assert call.prompt_tokens == second.prompt_tokens and call.reused_tokens == shared
+    assert call.evaluated_tokens == call.prompt_tokens - shared  # the rest only
+    assert call.prompt_eval_s > 0 and call.wall_s >= call.prompt_eval_s + call.generate_eval_s
+    assert call.threads == 1  # llm.threads as set (the fixture's 1), not the load-dependent auto
+
+
+def test_a_cold_cache_assembles_once_when_two_threads_ask(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, gguf: Path
+) -> None:
+    """On a fresh machine `drrag ask`'s preload thread and its token count both ask for the
+    embedded model first: one assembles, the other waits and gets the same file."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    with ThreadPoolExecutor(2) as pool:
+        paths = list(pool.map(lambda _: default_model_path(), range(2)))
+    assert paths[0] == paths[1] and paths[0].parent.parent.parent == tmp_path
+    assert paths[0].stat().st_size == gguf.stat().st_size
+    assert [p.name for p in paths[0].parent.iterdir() if p.name.endswith(".tmp")] == []
