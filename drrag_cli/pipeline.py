@@ -18,7 +18,6 @@ backends) through the protocols they implement.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
@@ -26,6 +25,7 @@ from drrag_cli.config import Settings, user_cache_dir
 from drrag_cli.errors import InputError
 from drrag_cli.plan import Plan, parse_plan, with_methods
 from drrag_cli.question import checked_question
+from drrag_cli.results import AskResult
 from drrag_cli.retrieve import registry
 from drrag_cli.retrieve.context import Classifier, Params, RetrievalResult, RunContext, Strategy, linked_context
 from drrag_cli.select.core import resolve_k1
@@ -33,115 +33,12 @@ from drrag_cli.select.core import resolve_k1
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from drrag_cli.generate.answer import Answer, Generator
+    from drrag_cli.generate.answer import Generator
     from drrag_cli.index.api import Index
     from drrag_cli.types import Passage
 
 WHOLE_DOCUMENT_MAX = 64  # the guard reads and holds out whole documents up to this many passages
 FIRST_STAGE_MODES = {"hybrid": "hybrid", "dense": "dense", "sm": "dense", "bm25": "bm25"}
-
-
-@dataclass
-class AskResult:
-    question: str
-    retrieval: RetrievalResult
-    answer: Answer | None
-    timings: dict[str, float] = field(default_factory=dict)
-    tokens_fed: int = 0  # LLM tokens of the passage texts the answer prompt holds
-
-    @property
-    def note(self) -> Any:  # generate.note.NoteResult, when the strategy was note
-        return self.retrieval.note
-
-    @property
-    def llm_calls(self) -> int:
-        return self.retrieval.llm_calls + (self.answer.llm_calls if self.answer else 0)
-
-    @property
-    def fed(self) -> list[Passage]:
-        return self.answer.passages if self.answer else self.retrieval.passages
-
-    def citations(self) -> list[dict[str, Any]]:
-        return [{"n": n, **p.to_json()} for n, p in enumerate(self.fed, start=1)]
-
-    def documents(self) -> list[dict[str, Any]]:
-        fed = {p.passage_id for p in self.fed}  # not trimmed for n_ctx, not dropped by DSLR, read into the note
-        return [
-            d.passage.to_json(
-                stage=d.stage,
-                score=round(d.score, 6),
-                classifier_prob=None if d.classifier_prob is None else round(d.classifier_prob, 4),
-                fed=d.passage.passage_id in fed,
-            )
-            for d in self.retrieval.documents
-        ]
-
-    def to_json(self, explain: bool = False) -> dict[str, Any]:
-        out: dict[str, Any] = {
-            "question": self.question,
-            "answer": self.answer.text if self.answer else None,
-            "supported": self.answer.supported if self.answer else False,
-            **({"asked": self.answer.asked} if self.answer and self.answer.asked not in ("", self.question) else {}),
-            **({"compared": self.answer.compared.to_json()} if self.answer and self.answer.compared else {}),
-            "strategy": self.retrieval.strategy,
-            "citations": self.citations(),
-            "documents": self.documents(),
-            "llm_calls": self.llm_calls,
-            "tokens_fed": self.tokens_fed,
-            "timings": {k: round(v, 4) for k, v in self.timings.items()},
-        }
-        if self.answer and self.answer.trimmed:
-            out["trimmed"] = [p.passage_id for p in self.answer.trimmed]
-        if self.answer and self.answer.suspicious:
-            out["suspicious_passages"] = [s.to_json() for s in self.answer.suspicious]
-            if self.answer.withheld:
-                out["withheld_answer"] = self.answer.withheld
-        out.update(extras_json(self.retrieval, explain))
-        if explain:
-            out["trace"] = self.retrieval.trace
-            if self.answer:
-                out["prompt"] = self.answer.prompt
-        return out
-
-
-def extras_json(retrieval: RetrievalResult, explain: bool = False) -> dict[str, Any]:
-    """The rewrite / refine / note parts of --json: every rewrite, DSLR's token counts, the note."""
-    out: dict[str, Any] = {}
-    if retrieval.rewrites is not None:
-        out["rewrites"] = retrieval.rewrites.to_json()
-    if retrieval.refined is not None:
-        refined = retrieval.refined.to_json()
-        if not explain:
-            refined.pop("passages")
-        out["refine"] = refined
-    note = retrieval.note
-    if note is not None:
-        out["note"] = {
-            "stop_reason": note.stop_reason,
-            "llm_calls": note.llm_calls,
-            "queries": note.queries,
-            "best_note": note.best_note,
-            "fallbacks": note.fallbacks,
-        }
-        if explain:
-            out["note"]["steps"] = note.steps
-    return out
-
-
-def search_json(retrieval: RetrievalResult, explain: bool = False) -> dict[str, Any]:
-    """What ``drrag search --strategy S --json`` prints: the context a strategy selected,
-    with every document's text (and DSLR's refined text), no answer."""
-    out = AskResult(retrieval.question, retrieval, None, dict(retrieval.timings)).to_json(explain=explain)
-    out.pop("answer")
-    out.pop("tokens_fed")  # counting needs the LLM's tokenizer; DSLR's refine section has its counts
-    if not retrieval.llm_calls:
-        out.pop("llm_calls")
-    fed = {p.passage_id: p.text for p in retrieval.passages}
-    for doc, selected in zip(out["documents"], retrieval.documents, strict=True):
-        doc["text"] = selected.passage.text
-        if retrieval.refined is not None:
-            doc["refined_text"] = fed.get(selected.passage.passage_id)
-    return out
 
 
 class Pipeline:

@@ -263,7 +263,8 @@ def _search_strategy(
     overrides: dict,
 ) -> None:
     from drrag_cli.collections import target_index
-    from drrag_cli.pipeline import Pipeline, search_json
+    from drrag_cli.pipeline import Pipeline
+    from drrag_cli.results import search_json
 
     index, collections = target
     settings = settings_for(config, index, retrieval__strategy=strategy, retrieval__k=k, **overrides)

@@ -12,7 +12,7 @@ from drrag_cli.types import Hit, Passage
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from drrag_cli.pipeline import AskResult
+    from drrag_cli.results import AskResult
     from drrag_cli.retrieve.context import RetrievalResult
 
 

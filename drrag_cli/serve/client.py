@@ -118,7 +118,7 @@ def _passage(d: dict[str, Any]) -> Passage:
 
 
 def answer_view(doc: dict[str, Any]) -> Any:
-    """An object with the attributes of :class:`~drrag_cli.pipeline.AskResult` that
+    """An object with the attributes of :class:`~drrag_cli.results.AskResult` that
     :func:`~drrag_cli.cli.render.print_answer` reads, built from the JSON document."""
     fed = [_passage(c) for c in doc.get("citations", [])]
     known = {p["passage_id"]: p for p in [*doc.get("documents", []), *doc.get("citations", [])]}

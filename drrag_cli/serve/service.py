@@ -235,7 +235,7 @@ class Service:
         checked_k(k)
         live = self._current()
         if strategy is not None:
-            from drrag_cli.pipeline import search_json
+            from drrag_cli.results import search_json
 
             return search_json(live.pipeline.retrieve(query, strategy, k=k))
         settings = self.settings
