@@ -209,11 +209,7 @@ def generate_answer(
     if compared is not None:
         if on_token is not None:
             on_token(compared.answer)
-        return Answer(
-            text=compared.answer, passages=list(shown[:keep]), trimmed=trimmed, prompt="", llm_calls=0,
-            generate_s=time.perf_counter() - start, prompt_tokens=0, asked=question, suspicious=suspicious,
-            compared=compared,
-        )
+        return _decided(compared, question, list(shown[:keep]), trimmed, suspicious, time.perf_counter() - start)
     if llm.has_chat_template:
         messages = chat_messages(question, docs, style)
         raw = llm.chat(messages, max_tokens=max_tokens, on_token=stream, options=options)
@@ -227,17 +223,23 @@ def generate_answer(
         withheld, text = text, FALLBACK_ANSWER  # only the removed instructions could have said it
     if on_token is not None and stream is None:
         on_token(text)
+    truncated = docs[-1][1] != _docs(shown[keep - 1 : keep], flagged)[0][1]
     return Answer(
-        text=text,
-        passages=list(shown[:keep]),
-        trimmed=trimmed,
-        prompt=prompt,
-        llm_calls=1,
-        generate_s=elapsed,
-        prompt_tokens=tokens,
-        truncated=docs[-1][1] != _docs(shown[keep - 1 : keep], flagged)[0][1],
-        raw=raw,
-        asked=question,
-        suspicious=suspicious,
-        withheld=withheld,
-    )
+        text=text, passages=list(shown[:keep]), trimmed=trimmed, prompt=prompt, llm_calls=1, generate_s=elapsed,
+        prompt_tokens=tokens, truncated=truncated, raw=raw, asked=question, suspicious=suspicious, withheld=withheld,
+    )  # fmt: skip
+
+
+def _decided(
+    compared: Comparison,
+    question: str,
+    fed: list[Passage],
+    trimmed: list[Passage],
+    suspicious: list[Suspicion],
+    seconds: float,
+) -> Answer:
+    """The answer :func:`.compare.compare` decided from the fed text's values: no model call."""
+    return Answer(
+        text=compared.answer, passages=fed, trimmed=trimmed, prompt="", llm_calls=0, generate_s=seconds,
+        prompt_tokens=0, asked=question, suspicious=suspicious, compared=compared,
+    )  # fmt: skip
