@@ -249,6 +249,25 @@ class Pipeline:
             retrieval = self._retrieve(question, plan, params, dslr_threshold, None, excluded)
         return retrieval, held
 
+    def _reread(self, relation: str, passages: list[Passage]) -> list[Passage]:
+        """After a decomposed rewrite, each fed document's passage closest to what is asked
+        of the bridge (the rewritten question without the entity: "In which building is
+        housed?") joins the context when it was not fed, after that document's last one.
+        The wiki page names Brackwater in one passage and says "It is housed in the
+        Vlasmarkt Annex" in the next; the original question found only the first."""
+        fed = [p.passage_id for p in passages if p.passage_id is not None]
+        documents = {tuple(ids) for ids in self.index.siblings(fed).values() if 1 < len(ids) <= WHOLE_DOCUMENT_MAX}
+        if not documents:
+            return passages
+        vec = self.index.embed([relation])[0]
+        out = list(passages)
+        for ids in sorted(documents):
+            best = ids[int((self.index.vectors(list(ids)) @ vec).argmax())]
+            if best not in fed:
+                last = max(i for i, p in enumerate(out) if p.passage_id in ids)
+                out.insert(last + 1, self.index.passages([best])[best])
+        return out
+
     def ask(
         self,
         question: str,
@@ -273,14 +292,15 @@ class Pipeline:
             retrieval, held = self._hold_out(question, plan, self.params(k), dslr_threshold, retrieval)
         answer = retrieval.answer
         if answer is None:
-            asked = question
-            if self.settings.answer.mode == "decompose":
-                from drrag_cli.generate.decompose import decomposed
-
-                asked = decomposed(question, retrieval.documents) or question
-            passages = retrieval.passages
+            asked, passages = question, retrieval.passages
             if self.settings.answer.context == "linked":
                 passages = linked_context(retrieval.documents, passages)
+            if self.settings.answer.mode == "decompose":
+                from drrag_cli.generate.decompose import bridged
+
+                found = bridged(question, retrieval.documents)
+                if found:
+                    asked, passages = found[0], self._reread(found[0].replace(found[1], " "), passages)
             answer = generate_answer(
                 self.generator,
                 asked,

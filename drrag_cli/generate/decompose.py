@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from drrag_cli.retrieve.context import Selected
 
 _DETERMINERS = frozenset({"the", "a", "an"})
+_RELATIVE = frozenset({"that", "which", "who", "whom"})
 _DO = frozenset({"do", "does", "did"})
 _BE = frozenset({"is", "are", "was", "were", "has", "have", "had"})
 _WH = frozenset({"what", "which", "who", "whom", "whose", "where", "when", "how"})
@@ -35,7 +36,7 @@ _STOP = frozenset(
 _PARTICIPLE_RE = re.compile(r"(ed|en|wn|rn)$|^(made|held|built|set|shot|found|run|sold|won|led)$")
 
 
-def bridge_question(question: str, entity: str, near: str | None = None) -> str | None:
+def bridge_question(question: str, entity: str, near: str | None = None, about: str = "") -> str | None:
     """``question`` with its first definite description replaced by ``entity``, or None
     when no rule below fits it safely, it is a choice or yes/no question, or it already
     names ``entity``.
@@ -50,7 +51,8 @@ def bridge_question(question: str, entity: str, near: str | None = None) -> str 
     county seat of ...] located?"). With ``near`` (what the static document says where it
     names the entity), the description must share a content word with it: "What rate did
     Plover reach after [the autumn release]?" is not about the lead named in "Lead: Inês
-    Carvalho".
+    Carvalho". Words of ``about`` (the static document's title) do not count: every line
+    of the Tern retrospective is about Tern.
     """
     question, entity = neutralise(question), neutralise(entity)
     if not entity or answer_options(question) or entity.lower() in question.lower():
@@ -71,9 +73,11 @@ def bridge_question(question: str, entity: str, near: str | None = None) -> str 
                 return None  # "What is [the county seat of ...] located?": the description is the answer
             tail = 1
         span = lower[i : len(words) - tail]
-        if len(span) < 2 or span[-1] in _PREPOSITIONS:  # "... birthplace [a part of]?"
-            return None
-        if near is not None and not _content(" ".join(span)) & _content(near):
+        if tail and span[-1] in _BE:
+            return None  # "[the client for which Project Tern was] built": the participle is the clause's
+        if len(span) < 2 or (span[-1] in _PREPOSITIONS and not _RELATIVE & set(span[1:-1])):
+            return None  # "... birthplace [a part of]?"; "[the cluster that X was trained on]" is whole
+        if near is not None and not _content(" ".join(span)) & (_content(near) - _content(about)):
             return None  # the static document does not describe the entity this way
         return " ".join([*words[:i], entity, *words[len(words) - tail :]]) + "?"
     return None
@@ -88,11 +92,11 @@ def _units_naming(title: str, texts: Sequence[str]) -> str:
     return " ".join(u for text in texts for u in units(text) if title in u)
 
 
-def named_bridge(documents: Sequence[Selected]) -> tuple[str, str] | None:
+def named_bridge(documents: Sequence[Selected]) -> tuple[str, str, str] | None:
     """The bridge entity of a two-hop context: the title of the first dynamic document
     that its static document's fed passages name (the link CFS followed), with the units
-    that name it. A title they do not contain is a document, not an entity ("Offsite 2022:
-    notes"), so no bridge."""
+    that name it and the static document's title. A title they do not contain is a
+    document, not an entity ("Offsite 2022: notes"), so no bridge."""
     statics = [d.passage for d in documents if d.via is None]
     sources = {p.passage_id: p.source for p in statics}
     for d in documents:
@@ -102,13 +106,92 @@ def named_bridge(documents: Sequence[Selected]) -> tuple[str, str] | None:
         source = sources.get(d.via)
         texts = [p.text.lower() for p in statics if source is None or p.source == source]
         if len(title) >= 3 and any(title in text for text in texts):
-            return d.passage.title.strip(), _units_naming(title, texts)
+            about = next((p.title for p in statics if p.passage_id == d.via), "")
+            return d.passage.title.strip(), _units_naming(title, texts), about
     return None
+
+
+_WORD_RE = re.compile(r"[^\W_]+")
+_CALENDAR = frozenset(
+    "january february march april may june july august september october november december "
+    "monday tuesday wednesday thursday friday saturday sunday".split()
+)
+_NAME_RE = re.compile(r"`([^`\s]{3,40})`|\b([A-Z][\w-]+(?:[ ][A-Z][\w-]+)*)")
+
+
+def mentioned_bridge(question: str, documents: Sequence[Selected]) -> tuple[str, str, str] | None:
+    """The bridge entity when it is not a document's title: a name (capitalised words or a
+    `code` word) that one document states where the question points (its units sharing a
+    question word beyond its own title, best first) and that the next hop names too. "Saltmarsh was
+    trained on the Brackwater cluster" + the wiki's "Brackwater is our GPU cluster":
+    Brackwater. The hops are each dynamic document from the static one CFS reached it
+    through, then each static document from an earlier-ranked one of another file. Names
+    the question holds, months and weekdays, capitalised words that never stand inside a
+    sentence, and names that more than two fed files hold are not bridges. Returns (name,
+    the unit, the stating document's title)."""
+    asked = _content(question)
+    files: dict[str, str] = {}
+    for d in documents:
+        files[d.passage.source] = files.get(d.passage.source, "") + " " + d.passage.text.lower()
+    for texts, title, target in _hops(documents):
+        pointed = asked - _content(title)
+        found = [u for t in texts for u in units(t) if pointed & _content(u)]
+        words = f" {' '.join(_WORD_RE.findall(target.lower()))} "
+        for unit in sorted(found, key=lambda u: -len(pointed & _content(u))):
+            for code, caps in _NAME_RE.findall(unit):
+                parts = (code or caps).split()
+                while parts and (parts[0].lower() in _STOP or parts[0].lower() in _CALENDAR):
+                    parts = parts[1:]
+                name = " ".join(parts)
+                key = f" {' '.join(_WORD_RE.findall(name.lower()))} "
+                if len(name) < 3 or _content(name) & asked or key not in words or not _inside(name, unit, target):
+                    continue
+                if sum(name.lower() in text for text in files.values()) <= 2:  # not the company's own name
+                    return name, unit, title
+    return None
+
+
+def _inside(name: str, *texts: str) -> bool:
+    """``name`` follows a lower-case word in one of ``texts`` ("trained on the Brackwater
+    cluster"), so its capital is a name's, not a sentence's or a heading's ("4 Training")."""
+    pattern = re.compile(rf"(?:\b[a-z]+,?\s+|`){re.escape(name)}\b")
+    return any(pattern.search(text) for text in texts)
+
+
+def _hops(documents: Sequence[Selected]) -> list[tuple[list[str], str, str]]:
+    """(the texts of one document's fed passages, its title, the text of a passage it may
+    lead to), most likely first: dynamic documents from their static one, then static
+    documents from an earlier-ranked static document of another file."""
+    statics = [d.passage for d in documents if d.via is None]
+    by_id = {p.passage_id: p for p in statics}
+
+    def texts(source: str) -> list[str]:
+        return [p.text for p in statics if p.source == source]
+
+    hops = [
+        (texts(by_id[d.via].source), by_id[d.via].title, d.passage.text)
+        for d in documents
+        if d.via is not None and d.via in by_id
+    ]
+    sources = list(dict.fromkeys(p.source for p in statics))
+    for i, first in enumerate(sources):
+        title = next(p.title for p in statics if p.source == first)
+        hops += [(texts(first), title, " ".join(texts(later))) for later in sources[i + 1 :]]
+    return hops
 
 
 def decomposed(question: str, documents: Sequence[Selected]) -> str | None:
     """The question about the bridge entity (:func:`bridge_question` of
-    :func:`named_bridge`), or None when the context has no named bridge or the question
-    cannot be rewritten; then the caller asks the question as it is."""
-    bridge = named_bridge(documents)
-    return bridge_question(question, *bridge) if bridge else None
+    :func:`named_bridge`, else of :func:`mentioned_bridge`), or None when the context has
+    no such bridge or the question cannot be rewritten; then the caller asks the question
+    as it is."""
+    found = bridged(question, documents)
+    return found[0] if found else None
+
+
+def bridged(question: str, documents: Sequence[Selected]) -> tuple[str, str] | None:
+    """(the rewritten question, the bridge entity) or None: :func:`decomposed` with the
+    entity it put in."""
+    bridge = named_bridge(documents) or mentioned_bridge(question, documents)
+    asked = bridge_question(question, *bridge) if bridge else None
+    return (asked, bridge[0]) if asked and bridge else None

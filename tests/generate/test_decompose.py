@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from drrag_cli.generate.decompose import bridge_question, decomposed, named_bridge
+from drrag_cli.generate.decompose import bridge_question, decomposed, mentioned_bridge, named_bridge
 from drrag_cli.retrieve.context import Selected
 from drrag_cli.types import Passage
 
@@ -52,7 +52,8 @@ def test_the_bridge_is_a_dynamic_title_its_static_document_names() -> None:
     tobias = selected(9, "tobias.md", "Tobias Lindqvist", "Tobias was born in Uppsala.", via=1)
     question = "In which city was the lead engineer of Project Heron born?"
     # the via passage (1) does not name him, its document's other fed passage (2) does
-    assert named_bridge([*overview, notes, tobias]) == ("Tobias Lindqvist", "| lead engineer | tobias lindqvist |")
+    bridge = ("Tobias Lindqvist", "| lead engineer | tobias lindqvist |", "Heron")
+    assert named_bridge([*overview, notes, tobias]) == bridge
     assert decomposed(question, [*overview, notes, tobias]) == "In which city was Tobias Lindqvist born?"
     assert named_bridge([*overview, notes]) is None  # a document title, not an entity
     assert decomposed(question, overview) is None  # nothing dynamic: ask as asked
@@ -66,3 +67,25 @@ def test_the_static_document_must_describe_the_bridge_as_the_question_does() -> 
     assert decomposed("In which city was the lead of Plover born?", [plover, ines]) == (
         "In which city was Inês Carvalho born?"  # "lead": how the overview names her
     )
+
+
+def test_a_bridge_named_inside_both_documents_when_no_title_names_it() -> None:
+    """The tech report says where Saltmarsh was trained, the wiki where that cluster is:
+    Brackwater is a name both state, not a document's title (two static documents)."""
+    report = selected(1, "saltmarsh.pdf", "Saltmarsh: Compact Sentence Embeddings",
+                      "4 Training setup Saltmarsh was trained on the Brackwater cluster, our in-house GPU cluster.")
+    wiki = selected(5, "infrastructure.html", "Infrastructure overview",
+                    "Compute: the Brackwater cluster Brackwater is our GPU cluster, housed in the Vlasmarkt Annex.")
+    company = selected(8, "about.md", "About us", "Halyard Labs trains models on the Brackwater cluster.")
+    question = "In which building is the GPU cluster that the Saltmarsh embedding model was trained on housed?"
+    assert mentioned_bridge(question, [report, wiki]) == ("Brackwater", report.passage.text, report.passage.title)
+    assert decomposed(question, [report, wiki]) == "In which building is Brackwater housed?"
+    assert mentioned_bridge(question, [report, wiki, company]) is None  # three files name it: no bridge
+    # "Training" opens a heading and never stands inside a sentence: not a name
+    jobs = selected(6, "jobs.md", "Batch jobs", "Our training jobs run at night.")
+    assert mentioned_bridge(question, [report, jobs]) is None
+
+
+def test_a_participle_that_closes_the_description_s_own_clause_is_left_alone() -> None:
+    question = "In which city is the headquarters of the client for which Project Tern was built?"
+    assert bridge_question(question, "Ruben De Smet") is None
