@@ -148,3 +148,26 @@ def test_linked_context_feeds_only_the_hops_cfs_linked(pipeline) -> None:  # noq
     assert dynamic and {d.passage.source for d in dynamic} <= fed
     assert fed < {p.source for p in result.retrieval.passages}  # the static document that led nowhere is out
     assert [c["source"] for c in result.citations()] == [p.source for p in result.answer.passages]
+
+
+def test_a_rewrite_rereads_the_bridge_document_for_its_answering_passage(tmp_path: Path) -> None:
+    """The wiki page names Brackwater in one passage and says where "it" is housed in the
+    next: asked about Brackwater by name, the answer stage adds that passage."""
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    filler = " ".join(f"The cluster runs batch job number {i} for the data team every night." for i in range(12))
+    (corpus / "infrastructure.md").write_text(
+        "# Infrastructure\n\nBrackwater is our GPU cluster for model training. " + filler + "\n\n"
+        "It is housed in the server room on the second floor of the Vlasmarkt Annex, a co-location "
+        "space ten minutes' walk from the office.\n",
+        encoding="utf-8",
+    )
+    (corpus / "report.md").write_text("# Saltmarsh\n\nSaltmarsh was trained on the Brackwater cluster.\n")
+    settings = Settings().replace({"index.path": str(tmp_path / "ix"), "index.chunk_words": 60})
+    Index.build([corpus], settings)
+    pipe = Pipeline(settings)
+    named = pipe.index.search("Brackwater GPU cluster model training", mode="bm25", k=1)[0].passage
+    assert "Vlasmarkt" not in named.text  # the fixture splits the page as intended
+    reread = pipe._reread("In which building is   housed?", [named])
+    assert reread[0] == named and len(reread) == 2 and "Vlasmarkt Annex" in reread[1].text
+    assert pipe._reread("In which building is   housed?", reread) == reread  # nothing new to add
