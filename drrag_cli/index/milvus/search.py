@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import cached_property
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from drrag_cli.index.bm25 import query_terms
@@ -166,6 +167,7 @@ class MilvusBackend:
             "milvus_uri": self.uri,
             "milvus_collection": self.collection,
             "milvus_passages": int(rows[0]["count(*)"]),
+            **({"milvus_lite_bytes": _size(Path(self.uri))} if self.uri.endswith(".db") else {}),
         }
 
 
@@ -192,6 +194,10 @@ def _ranked(hits: list[dict[str, Any]], bm25: bool = False) -> Ranked:
     """(passage id, score) of a result list; Milvus Lite reports BM25 as a negative distance,
     a server as the positive score: both become the score."""
     return [(int(h["entity"]["pid"]), abs(float(h["distance"])) if bm25 else float(h["distance"])) for h in hits]
+
+
+def _size(path: Path) -> int:
+    return sum(f.stat().st_size for f in path.rglob("*") if f.is_file()) if path.is_dir() else 0
 
 
 def _floats(vec: Any) -> list[float]:  # noqa: ANN401
