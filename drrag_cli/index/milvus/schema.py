@@ -11,11 +11,18 @@ rows the killed one retired. Rows retired before the previous generation are del
 Text is searched with BM25 by Milvus's own function over ``content``: the title's and the
 text's terms as tantivy's ``en_stem`` analyzer makes them locally (simple tokenizer,
 lowercase, English Snowball stemmer; CJK runs as bigrams), written space-separated
-(:func:`terms`). Queries get the same cut. Milvus Lite 3.2 has only the ``standard`` and
-``jieba`` tokenizers and ignores every filter but ``stop`` (no stemmer), while a server's
-``english`` analyzer stems and drops stop words: analysing on our side gives both the
-terms the local index has, and Milvus's ``standard`` tokenizer only splits them again.
-Left: tantivy scores the title as its own field boosted 2x, here it is part of one field.
+(:func:`content`). Queries get the same cut (:func:`query`). Milvus Lite 3.2 has only the
+``standard`` and ``jieba`` tokenizers and ignores every filter but ``stop`` (no stemmer),
+while a server's ``english`` analyzer stems and drops stop words: analysing on our side
+gives both the terms the local index has, and Milvus's ``standard`` tokenizer only splits
+them again.
+
+Locally the title is its own tantivy field (boosted 2x) and a query scores each distinct
+term once. Here the title's terms carry :data:`TITLE_MARK` inside the one field, so they
+keep their own document frequency (a title match weighs as a rare term, as in tantivy's
+title field), and a query is its distinct terms, each asked plain and marked. Left: one
+length normalisation for title and text together, and no 2x boost (measured closer to
+tantivy's lists without it); docs/SCALING.md has the recall this costs.
 """
 
 from __future__ import annotations
@@ -28,7 +35,7 @@ from typing import TYPE_CHECKING, Any
 
 from drrag_cli.config import MILVUS_EXTRA, Settings
 from drrag_cli.errors import ConfigError, IndexMismatchError
-from drrag_cli.index.bm25 import cjk_bigrams
+from drrag_cli.index.bm25 import cjk_bigrams, query_terms
 
 if TYPE_CHECKING:
     from pymilvus import MilvusClient
@@ -36,6 +43,7 @@ if TYPE_CHECKING:
 GEN_SPAN = 1 << 24  # row key = pid * GEN_SPAN + gen: one passage id may be written by several generations
 ALIVE = 1 << 62  # `dead` of a row no generation has retired
 ANALYZER = {"tokenizer": "standard"}  # on terms already cut by terms(): Lite and a server agree
+TITLE_MARK = "t_"  # before a title's terms: en_stem never makes "_", so no text term collides; \w and UAX #29 keep it
 HNSW = {"M": 32, "efConstruction": 200}  # as the local hnswlib index (index/dense.py)
 EF_SEARCH = 128
 BM25 = {"bm25_k1": 1.2, "bm25_b": 0.75}  # tantivy's defaults
@@ -70,6 +78,19 @@ def _analyzer() -> Any:  # noqa: ANN401
 def terms(text: str) -> str:
     """``text`` as the local BM25 index's terms (tantivy ``en_stem``, CJK bigrams), space-separated."""
     return " ".join(_analyzer().analyze(cjk_bigrams(text)))
+
+
+def content(title: str, text: str) -> str:
+    """The BM25 field of a passage: its title's terms marked, then its text's."""
+    marked = " ".join(TITLE_MARK + t for t in terms(title).split())
+    return clip(f"{marked}\n{terms(text)}")
+
+
+def query(text: str) -> str:
+    """A query for :func:`content`: its distinct terms (tantivy scores a repeated term once,
+    Milvus by its count), each plain and as a title term; "" when it has none."""
+    distinct = dict.fromkeys(terms(" ".join(query_terms(text))).split())
+    return " ".join(f"{t} {TITLE_MARK}{t}" for t in distinct)
 
 
 def visible(gen: int) -> str:

@@ -14,7 +14,6 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from drrag_cli.index.bm25 import query_terms
 from drrag_cli.index.milvus import schema
 from drrag_cli.index.milvus.schema import NONE, PASSAGE_FIELDS, visible
 from drrag_cli.types import Passage
@@ -70,7 +69,7 @@ class MilvusBackend:
         """One ranked list per text (and vector), all in one request."""
         if n <= 0 or not texts:
             return [[] for _ in texts]
-        terms = [schema.terms(" ".join(query_terms(t))) for t in texts]
+        terms = [schema.query(t) for t in texts]
         if mode == "bm25":
             asked = [i for i, t in enumerate(terms) if t]  # a text without terms finds nothing, as locally
             out: list[Ranked] = [[] for _ in texts]

@@ -122,7 +122,7 @@ def _store_rows(path: Path) -> Iterator[dict[str, Any]]:
 
 
 def _entity(r: dict[str, Any], gen: int, vec: Any) -> dict[str, Any]:  # noqa: ANN401
-    content = clip(schema.terms(f"{r['title']}\n{r['title']}\n{r['text']}"))
+    content = schema.content(r["title"], r["text"])
     return {
         "row": r["pid"] * GEN_SPAN + gen,
         "pid": r["pid"],
