@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from drrag_cli.generate.prompts import answer_options, neutralise
+from drrag_cli.index.links import core_title
 from drrag_cli.ingest.units import units
 
 if TYPE_CHECKING:
@@ -127,17 +128,23 @@ def mentioned_bridge(question: str, documents: Sequence[Selected]) -> tuple[str,
     Brackwater. The hops are each dynamic document from the static one CFS reached it
     through, then each static document from an earlier-ranked one of another file. Names
     the question holds, months and weekdays, capitalised words that never stand inside a
-    sentence, and names that more than two fed files hold are not bridges. Returns (name,
+    sentence, names the next hop is not about (:func:`_about`) and names that more than
+    two fed files hold are not bridges; the next hop's
+    own title, when the unit names it, comes before any other name ("former NBA player and
+    North Carolina native Michael Jordan" leads to Michael Jordan's page). Returns (name,
     the unit, the stating document's title)."""
     asked = _content(question)
     files: dict[str, str] = {}
     for d in documents:
         files[d.passage.source] = files.get(d.passage.source, "") + " " + d.passage.text.lower()
-    for texts, title, target in _hops(documents):
+    for texts, title, target, target_title in _hops(documents):
         pointed = asked - _content(title)
         found = [u for t in texts for u in units(t) if pointed & _content(u)]
         words = f" {' '.join(_WORD_RE.findall(target.lower()))} "
+        subject = core_title(target_title).strip()
         for unit in sorted(found, key=lambda u: -len(pointed & _content(u))):
+            if len(subject) >= 3 and subject.lower() in unit.lower() and not _content(subject) & asked:
+                return subject, unit, title  # the next hop's own subject, named here
             for code, caps in _NAME_RE.findall(unit):
                 parts = (code or caps).split()
                 while parts and (parts[0].lower() in _STOP or parts[0].lower() in _CALENDAR):
@@ -145,6 +152,8 @@ def mentioned_bridge(question: str, documents: Sequence[Selected]) -> tuple[str,
                 name = " ".join(parts)
                 key = f" {' '.join(_WORD_RE.findall(name.lower()))} "
                 if len(name) < 3 or _content(name) & asked or key not in words or not _inside(name, unit, target):
+                    continue
+                if not _about(name, target):
                     continue
                 if sum(name.lower() in text for text in files.values()) <= 2:  # not the company's own name
                     return name, unit, title
@@ -158,25 +167,37 @@ def _inside(name: str, *texts: str) -> bool:
     return any(pattern.search(text) for text in texts)
 
 
-def _hops(documents: Sequence[Selected]) -> list[tuple[list[str], str, str]]:
-    """(the texts of one document's fed passages, its title, the text of a passage it may
-    lead to), most likely first: dynamic documents from their static one, then static
-    documents from an earlier-ranked static document of another file."""
+def _about(name: str, text: str) -> bool:
+    """``text`` is about ``name`` somewhere: a sentence, heading, list item or table row
+    opens with it, or it is what something "is", "was" or "has" ("Brackwater is our GPU
+    cluster", "| Kestrel Rail | Regional rail operator |"); not a word in passing
+    ("a former American football cornerback")."""
+    opens = re.compile(rf"^[\s#*|>`-]*{re.escape(name)}\b")
+    subject = re.compile(rf"\b{re.escape(name)}`?\s+(?:is|was|are|were|has|had)\b")
+    return bool(subject.search(text)) or any(opens.search(u) for u in units(text))
+
+
+def _hops(documents: Sequence[Selected]) -> list[tuple[list[str], str, str, str]]:
+    """(the texts of one document's fed passages, its title, the text and the title of a
+    document it may lead to), most likely first: dynamic documents from their static one,
+    then static documents from an earlier-ranked static document of another file."""
     statics = [d.passage for d in documents if d.via is None]
     by_id = {p.passage_id: p for p in statics}
 
     def texts(source: str) -> list[str]:
         return [p.text for p in statics if p.source == source]
 
+    def title(source: str) -> str:
+        return next(p.title for p in statics if p.source == source)
+
     hops = [
-        (texts(by_id[d.via].source), by_id[d.via].title, d.passage.text)
+        (texts(by_id[d.via].source), by_id[d.via].title, d.passage.text, d.passage.title)
         for d in documents
         if d.via is not None and d.via in by_id
     ]
     sources = list(dict.fromkeys(p.source for p in statics))
     for i, first in enumerate(sources):
-        title = next(p.title for p in statics if p.source == first)
-        hops += [(texts(first), title, " ".join(texts(later))) for later in sources[i + 1 :]]
+        hops += [(texts(first), title(first), " ".join(texts(later)), title(later)) for later in sources[i + 1 :]]
     return hops
 
 

@@ -89,3 +89,14 @@ def test_a_bridge_named_inside_both_documents_when_no_title_names_it() -> None:
 def test_a_participle_that_closes_the_description_s_own_clause_is_left_alone() -> None:
     question = "In which city is the headquarters of the client for which Project Tern was built?"
     assert bridge_question(question, "Ruben De Smet") is None
+
+
+def test_a_name_the_next_hop_only_mentions_in_passing_is_no_bridge() -> None:
+    """The draft pick's page says "a former American football cornerback": American stands
+    inside a sentence and in both documents, but the page is not about it."""
+    pick = selected(1, "pick.md", "Draft picks", "The Redskins' first round pick was an American player, Jeris White.")
+    white = selected(4, "white.md", "Jeris White", "Jeris White is a former American football cornerback.", via=1)
+    question = "What year was the brother of this first round draft pick by the Washington Redskins drafted?"
+    assert mentioned_bridge(question, [pick, white]) == ("Jeris White", pick.passage.text, "Draft picks")
+    nameless = selected(4, "white.md", "A cornerback", "He is a former American football cornerback.", via=1)
+    assert mentioned_bridge(question, [pick, nameless]) is None
