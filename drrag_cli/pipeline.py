@@ -249,24 +249,21 @@ class Pipeline:
             retrieval = self._retrieve(question, plan, params, dslr_threshold, None, excluded)
         return retrieval, held
 
-    def _reread(self, relation: str, passages: list[Passage]) -> list[Passage]:
-        """After a decomposed rewrite, each fed document's passage closest to what is asked
-        of the bridge (the rewritten question without the entity: "In which building is
-        housed?") joins the context when it was not fed, after that document's last one.
-        The wiki page names Brackwater in one passage and says "It is housed in the
-        Vlasmarkt Annex" in the next; the original question found only the first."""
-        fed = [p.passage_id for p in passages if p.passage_id is not None]
-        documents = {tuple(ids) for ids in self.index.siblings(fed).values() if 1 < len(ids) <= WHOLE_DOCUMENT_MAX}
-        if not documents:
+    def _reread(self, relation: str, passages: list[Passage], source: str) -> list[Passage]:
+        """After a decomposed rewrite, the bridge document's (``source``) passage closest to
+        what is asked of the bridge (the rewritten question without the entity: "In which
+        building is housed?") joins the context when it was not fed, after that document's
+        last one. The wiki page names Brackwater in one passage and says "It is housed in
+        the Vlasmarkt Annex" in the next; the original question found only the first."""
+        fed = [p.passage_id for p in passages if p.passage_id is not None and p.source == source]
+        ids = self.index.siblings(fed[:1]).get(fed[0], []) if fed else []
+        if not 1 < len(ids) <= WHOLE_DOCUMENT_MAX:
             return passages
-        vec = self.index.embed([relation])[0]
-        out = list(passages)
-        for ids in sorted(documents):
-            best = ids[int((self.index.vectors(list(ids)) @ vec).argmax())]
-            if best not in fed:
-                last = max(i for i, p in enumerate(out) if p.passage_id in ids)
-                out.insert(last + 1, self.index.passages([best])[best])
-        return out
+        best = ids[int((self.index.vectors(ids) @ self.index.embed([relation])[0]).argmax())]
+        if best in fed:
+            return passages
+        last = max(i for i, p in enumerate(passages) if p.passage_id in ids)
+        return [*passages[: last + 1], self.index.passages([best])[best], *passages[last + 1 :]]
 
     def ask(
         self,
@@ -300,7 +297,8 @@ class Pipeline:
 
                 found = bridged(question, retrieval.documents)
                 if found:
-                    asked, passages = found[0], self._reread(found[0].replace(found[1], " "), passages)
+                    asked, bridge = found
+                    passages = self._reread(asked.replace(bridge.entity, " "), passages, bridge.source)
             answer = generate_answer(
                 self.generator,
                 asked,

@@ -46,6 +46,13 @@ def pipeline(tmp_path_factory: pytest.TempPathFactory) -> tuple[Pipeline, Counti
     root = tmp_path_factory.mktemp("ask")
     corpus = write(root / "corpus")
     (corpus / "notice.md").write_text(INJECTION, encoding="utf-8")
+    # Said plainly for the 270M model: with "He was born in Uppsala in 1988 and later ..."
+    # its greedy answer is "Uppsala" on some CPUs and "Stockholm" on others (AVX2).
+    (corpus / "tobias.md").write_text(
+        "# Tobias Lindqvist\n\nTobias Lindqvist grew up by the Fyris river. His birthplace is Uppsala, "
+        "where he was born in 1988; he later studied computer science in Lund.\n",
+        encoding="utf-8",
+    )
     settings = Settings().replace({"index.path": str(root / "ix")})
     Index.build([corpus], settings)
     llm = CountingLLM(LocalLLM(settings.llm))
@@ -168,6 +175,7 @@ def test_a_rewrite_rereads_the_bridge_document_for_its_answering_passage(tmp_pat
     pipe = Pipeline(settings)
     named = pipe.index.search("Brackwater GPU cluster model training", mode="bm25", k=1)[0].passage
     assert "Vlasmarkt" not in named.text  # the fixture splits the page as intended
-    reread = pipe._reread("In which building is   housed?", [named])
+    reread = pipe._reread("In which building is   housed?", [named], named.source)
     assert reread[0] == named and len(reread) == 2 and "Vlasmarkt Annex" in reread[1].text
-    assert pipe._reread("In which building is   housed?", reread) == reread  # nothing new to add
+    assert pipe._reread("In which building is   housed?", reread, named.source) == reread  # nothing new
+    assert pipe._reread("In which building is   housed?", [named], "report.md") == [named]  # only the bridge's file

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from drrag_cli.generate.prompts import answer_options, neutralise
@@ -22,6 +23,16 @@ from drrag_cli.ingest.units import units
 
 if TYPE_CHECKING:
     from drrag_cli.retrieve.context import Selected
+
+@dataclass(frozen=True)
+class Bridge:
+    """The entity a two-hop context passes through, as the first hop states it."""
+
+    entity: str  # "Tobias Lindqvist", "Brackwater"
+    near: str  # the units of the first hop's document that name it
+    about: str  # that document's title (its words say nothing about the entity)
+    source: str  # the file of the second hop, the document about the entity
+
 
 _DETERMINERS = frozenset({"the", "a", "an"})
 _RELATIVE = frozenset({"that", "which", "who", "whom"})
@@ -93,7 +104,7 @@ def _units_naming(title: str, texts: Sequence[str]) -> str:
     return " ".join(u for text in texts for u in units(text) if title in u)
 
 
-def named_bridge(documents: Sequence[Selected]) -> tuple[str, str, str] | None:
+def named_bridge(documents: Sequence[Selected]) -> Bridge | None:
     """The bridge entity of a two-hop context: the title of the first dynamic document
     that its static document's fed passages name (the link CFS followed), with the units
     that name it and the static document's title. A title they do not contain is a
@@ -108,7 +119,7 @@ def named_bridge(documents: Sequence[Selected]) -> tuple[str, str, str] | None:
         texts = [p.text.lower() for p in statics if source is None or p.source == source]
         if len(title) >= 3 and any(title in text for text in texts):
             about = next((p.title for p in statics if p.passage_id == d.via), "")
-            return d.passage.title.strip(), _units_naming(title, texts), about
+            return Bridge(d.passage.title.strip(), _units_naming(title, texts), about, d.passage.source)
     return None
 
 
@@ -120,7 +131,7 @@ _CALENDAR = frozenset(
 _NAME_RE = re.compile(r"`([^`\s]{3,40})`|\b([A-Z][\w-]+(?:[ ][A-Z][\w-]+)*)")
 
 
-def mentioned_bridge(question: str, documents: Sequence[Selected]) -> tuple[str, str, str] | None:
+def mentioned_bridge(question: str, documents: Sequence[Selected]) -> Bridge | None:
     """The bridge entity when it is not a document's title: a name (capitalised words or a
     `code` word) that one document states where the question points (its units sharing a
     question word beyond its own title, best first) and that the next hop names too. "Saltmarsh was
@@ -137,14 +148,14 @@ def mentioned_bridge(question: str, documents: Sequence[Selected]) -> tuple[str,
     files: dict[str, str] = {}
     for d in documents:
         files[d.passage.source] = files.get(d.passage.source, "") + " " + d.passage.text.lower()
-    for texts, title, target, target_title in _hops(documents):
+    for texts, title, target, target_title, source in _hops(documents):
         pointed = asked - _content(title)
         found = [u for t in texts for u in units(t) if pointed & _content(u)]
         words = f" {' '.join(_WORD_RE.findall(target.lower()))} "
         subject = core_title(target_title).strip()
         for unit in sorted(found, key=lambda u: -len(pointed & _content(u))):
             if len(subject) >= 3 and subject.lower() in unit.lower() and not _content(subject) & asked:
-                return subject, unit, title  # the next hop's own subject, named here
+                return Bridge(subject, unit, title, source)  # the next hop's own subject, named here
             for code, caps in _NAME_RE.findall(unit):
                 parts = (code or caps).split()
                 while parts and (parts[0].lower() in _STOP or parts[0].lower() in _CALENDAR):
@@ -156,7 +167,7 @@ def mentioned_bridge(question: str, documents: Sequence[Selected]) -> tuple[str,
                 if not _about(name, target):
                     continue
                 if sum(name.lower() in text for text in files.values()) <= 2:  # not the company's own name
-                    return name, unit, title
+                    return Bridge(name, unit, title, source)
     return None
 
 
@@ -177,7 +188,7 @@ def _about(name: str, text: str) -> bool:
     return bool(subject.search(text)) or any(opens.search(u) for u in units(text))
 
 
-def _hops(documents: Sequence[Selected]) -> list[tuple[list[str], str, str, str]]:
+def _hops(documents: Sequence[Selected]) -> list[tuple[list[str], str, str, str, str]]:
     """(the texts of one document's fed passages, its title, the text and the title of a
     document it may lead to), most likely first: dynamic documents from their static one,
     then static documents from an earlier-ranked static document of another file."""
@@ -191,13 +202,15 @@ def _hops(documents: Sequence[Selected]) -> list[tuple[list[str], str, str, str]
         return next(p.title for p in statics if p.source == source)
 
     hops = [
-        (texts(by_id[d.via].source), by_id[d.via].title, d.passage.text, d.passage.title)
+        (texts(by_id[d.via].source), by_id[d.via].title, d.passage.text, d.passage.title, d.passage.source)
         for d in documents
         if d.via is not None and d.via in by_id
     ]
     sources = list(dict.fromkeys(p.source for p in statics))
     for i, first in enumerate(sources):
-        hops += [(texts(first), title(first), " ".join(texts(later)), title(later)) for later in sources[i + 1 :]]
+        hops += [
+            (texts(first), title(first), " ".join(texts(later)), title(later), later) for later in sources[i + 1 :]
+        ]
     return hops
 
 
@@ -210,9 +223,9 @@ def decomposed(question: str, documents: Sequence[Selected]) -> str | None:
     return found[0] if found else None
 
 
-def bridged(question: str, documents: Sequence[Selected]) -> tuple[str, str] | None:
-    """(the rewritten question, the bridge entity) or None: :func:`decomposed` with the
-    entity it put in."""
+def bridged(question: str, documents: Sequence[Selected]) -> tuple[str, Bridge] | None:
+    """(the rewritten question, the bridge it names) or None: :func:`decomposed` with the
+    bridge it put in."""
     bridge = named_bridge(documents) or mentioned_bridge(question, documents)
-    asked = bridge_question(question, *bridge) if bridge else None
-    return (asked, bridge[0]) if asked and bridge else None
+    asked = bridge_question(question, bridge.entity, bridge.near, bridge.about) if bridge else None
+    return (asked, bridge) if asked and bridge else None

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from drrag_cli.generate.decompose import bridge_question, decomposed, mentioned_bridge, named_bridge
+from drrag_cli.generate.decompose import Bridge, bridge_question, decomposed, mentioned_bridge, named_bridge
 from drrag_cli.retrieve.context import Selected
 from drrag_cli.types import Passage
 
@@ -52,7 +52,7 @@ def test_the_bridge_is_a_dynamic_title_its_static_document_names() -> None:
     tobias = selected(9, "tobias.md", "Tobias Lindqvist", "Tobias was born in Uppsala.", via=1)
     question = "In which city was the lead engineer of Project Heron born?"
     # the via passage (1) does not name him, its document's other fed passage (2) does
-    bridge = ("Tobias Lindqvist", "| lead engineer | tobias lindqvist |", "Heron")
+    bridge = Bridge("Tobias Lindqvist", "| lead engineer | tobias lindqvist |", "Heron", "tobias.md")
     assert named_bridge([*overview, notes, tobias]) == bridge
     assert decomposed(question, [*overview, notes, tobias]) == "In which city was Tobias Lindqvist born?"
     assert named_bridge([*overview, notes]) is None  # a document title, not an entity
@@ -78,7 +78,8 @@ def test_a_bridge_named_inside_both_documents_when_no_title_names_it() -> None:
                     "Compute: the Brackwater cluster Brackwater is our GPU cluster, housed in the Vlasmarkt Annex.")
     company = selected(8, "about.md", "About us", "Halyard Labs trains models on the Brackwater cluster.")
     question = "In which building is the GPU cluster that the Saltmarsh embedding model was trained on housed?"
-    assert mentioned_bridge(question, [report, wiki]) == ("Brackwater", report.passage.text, report.passage.title)
+    expected = Bridge("Brackwater", report.passage.text, report.passage.title, "infrastructure.html")
+    assert mentioned_bridge(question, [report, wiki]) == expected
     assert decomposed(question, [report, wiki]) == "In which building is Brackwater housed?"
     assert mentioned_bridge(question, [report, wiki, company]) is None  # three files name it: no bridge
     # "Training" opens a heading and never stands inside a sentence: not a name
@@ -97,6 +98,7 @@ def test_a_name_the_next_hop_only_mentions_in_passing_is_no_bridge() -> None:
     pick = selected(1, "pick.md", "Draft picks", "The Redskins' first round pick was an American player, Jeris White.")
     white = selected(4, "white.md", "Jeris White", "Jeris White is a former American football cornerback.", via=1)
     question = "What year was the brother of this first round draft pick by the Washington Redskins drafted?"
-    assert mentioned_bridge(question, [pick, white]) == ("Jeris White", pick.passage.text, "Draft picks")
+    expected = Bridge("Jeris White", pick.passage.text, "Draft picks", "white.md")
+    assert mentioned_bridge(question, [pick, white]) == expected
     nameless = selected(4, "white.md", "A cornerback", "He is a former American football cornerback.", via=1)
     assert mentioned_bridge(question, [pick, nameless]) is None
