@@ -11,8 +11,17 @@ shares with the stored one and recomputes the rest, exactly as a warm process do
 The key is the model file (resolved path, size, mtime), ``n_ctx``, the llama-cpp-python
 version and the repacking flag: a state is only ever restored into the context that made
 it. A file that fails to load is deleted and the model starts empty, as it would without
-this cache. A state that shared fewer than :data:`USEFUL` tokens with the prompt it met
-is replaced by that prompt's state, so the file follows the prompts actually asked.
+this cache. A stored prefix that is not the one a process's first prompt has is replaced
+by that prompt's, so the file follows the prompts actually asked.
+
+**Same prompt, same answer.** llama.cpp's arithmetic depends on how a prompt is cut into
+batches: evaluating tokens 290-600 after a cached prefix gives slightly different logits
+than evaluating 0-600 at once, and on some CPUs (AVX2) that flips a close greedy answer
+("Stockholm" / "Uppsala"). So the reuse boundary is a function of the prompt alone
+(:func:`prepare`): the fixed part before the question's ``<documents>`` block is always
+evaluated on its own, from position 0, and everything after it in one go from there;
+only that fixed part is kept between answers and stored for the next process. A cold
+``ask``, a warm server and a fresh process now compute every answer the same way.
 """
 
 from __future__ import annotations
@@ -25,8 +34,6 @@ from typing import Any
 
 from drrag_cli.config import user_cache_dir
 
-USEFUL = 64  # a restored state sharing fewer tokens than this with the prompt is replaced
-
 
 def state_path(model_path: Path, n_ctx: int, plain_buffers: bool) -> Path | None:
     import llama_cpp
@@ -36,6 +43,7 @@ def state_path(model_path: Path, n_ctx: int, plain_buffers: bool) -> Path | None
     except OSError:
         return None
     ident = f"{model_path.resolve()}|{st.st_size}|{st.st_mtime_ns}|{n_ctx}|{llama_cpp.__version__}|{plain_buffers}"
+    ident += "|prefix"  # holds the fixed prefix only (prepare); states of whole prompts are not reused
     return user_cache_dir() / "kv" / f"{hashlib.sha256(ident.encode()).hexdigest()[:24]}.bin"
 
 
@@ -66,19 +74,43 @@ def restore(model: Any, path: Path | None) -> int:  # noqa: ANN401 — a llama_c
 
 def shared(model: Any, prompt: list[int]) -> int:  # noqa: ANN401
     """Tokens at the start of ``prompt`` whose KV cells ``model`` already holds."""
+    return common_prefix(model.input_ids[: model.n_tokens].tolist(), prompt)
+
+
+def common_prefix(a: list[int], b: list[int]) -> int:
+    """How many tokens ``a`` and ``b`` share from the start."""
     n = 0
-    for a, b in zip(model.input_ids[: model.n_tokens].tolist(), prompt, strict=False):
-        if a != b:
+    for x, y in zip(a, b, strict=False):
+        if x != y:
             break
         n += 1
     return n
 
 
-def save(model: Any, path: Path | None) -> None:  # noqa: ANN401
-    """Write ``model``'s current state to ``path`` atomically; failures are silent."""
+def prepare(model: Any, tokens: list[int], fixed: int) -> None:  # noqa: ANN401
+    """Leave exactly ``tokens[:fixed]`` in ``model``'s KV cells, evaluated on their own from
+    position 0, so that the completion evaluates the rest in one go from ``fixed``: kept
+    when the cells already hold that prefix computed this way (``drrag_prefix``), else
+    computed now. ``fixed`` = 0 (a prompt without documents): llama-cpp-python's own
+    prefix reuse, as before."""
+    have = getattr(model, "drrag_prefix", 0)
+    if not fixed:
+        model.drrag_prefix = 0  # what this prompt leaves in the cells is no canonical prefix
+        return
+    if have == fixed and shared(model, tokens) >= fixed:
+        model.n_tokens = fixed
+        return
+    model.reset()
+    model.eval(tokens[:fixed])
+    model.drrag_prefix = fixed
+
+
+def save(model: Any, path: Path | None, n: int | None = None) -> None:  # noqa: ANN401
+    """Write ``model``'s state, its first ``n`` tokens (default: all), to ``path``
+    atomically; failures are silent."""
     import llama_cpp
 
-    n = int(model.n_tokens)
+    n = int(model.n_tokens) if n is None else n
     if path is None or n == 0:
         return
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")

@@ -20,7 +20,9 @@ from typing import Any
 
 from drrag_cli.config import LLMSettings
 from drrag_cli.errors import ModelError
+from drrag_cli.generate.kv_cache import common_prefix
 from drrag_cli.generate.perf import CallStats, amx_cpu, cores, plain_cpu_buffers, threads_now
+from drrag_cli.generate.prompts import DOCS_OPEN
 from drrag_cli.models import models_dir, sidecar_matches, write_sidecar
 
 FIX_HINT = "set llm.model_path / --model to a .gguf file"
@@ -145,7 +147,7 @@ def _load(path: Path, n_ctx: int, threads: int) -> Any:
         model.drrag_kv_path = kv_cache.state_path(path, n_ctx, amx_cpu())
         model.drrag_kv_pending = True  # this process may still leave its state for the next
         with _quiet_stderr():
-            kv_cache.restore(model, model.drrag_kv_path)
+            model.drrag_prefix = kv_cache.restore(model, model.drrag_kv_path)  # stored: a fixed prefix
         _CACHE[key] = model
         return model
 
@@ -234,7 +236,10 @@ class LocalLLM:
         or ``<|im_end|>`` gets the characters, never the model's control token (llama.cpp
         parses special tokens in a *string* prompt, so token ids are passed instead).
         """
-        return self._generate(self._tokens(prompt, bos=True), max_tokens, stop, on_token, options)
+        tokens = self._tokens(prompt, bos=True)
+        cut = prompt.rfind(DOCS_OPEN)
+        fixed = common_prefix(self._tokens(prompt[:cut], bos=True), tokens) if cut > 0 else 0
+        return self._generate(tokens, max_tokens, stop, on_token, options, fixed)
 
     def _generate(
         self,
@@ -243,7 +248,10 @@ class LocalLLM:
         stop: list[str] | None,
         on_token: Callable[[str], None] | None,
         options: Sequence[str],
+        fixed: int = 0,
     ) -> str:
+        """Complete ``tokens``; ``tokens[:fixed]`` (the instruction and examples before the
+        question's documents) is evaluated apart and kept between answers (:func:`.kv_cache.prepare`)."""
         kwargs: dict[str, Any] = {
             "max_tokens": max_tokens,
             "stop": stop or [],
@@ -252,16 +260,17 @@ class LocalLLM:
         model = self.model  # loads (quietly) before anything is streamed
         if options:
             kwargs["grammar"] = _grammar(options)
-        keep = _keeps_state(model, tokens)
+        keep = _keeps_state(model, tokens, fixed)
         from llama_cpp import llama_perf_context, llama_perf_context_reset, llama_set_n_threads
 
         import drrag_cli.generate.kv_cache as kv_cache
 
-        reused = min(kv_cache.shared(model, tokens), len(tokens) - 1)  # as llama-cpp-python reuses it
         threads = threads_now(self.settings.threads)
         llama_set_n_threads(model.ctx, threads, threads)
-        llama_perf_context_reset(model.ctx)
         start = time.perf_counter()
+        kv_cache.prepare(model, tokens, fixed)
+        reused = min(kv_cache.shared(model, tokens), len(tokens) - 1)  # as llama-cpp-python reuses it
+        llama_perf_context_reset(model.ctx)
         try:
             if on_token is None:
                 result = model.create_completion(tokens, **kwargs)
@@ -288,7 +297,7 @@ class LocalLLM:
             threads=threads,
         )
         if keep:
-            kv_cache.save(model, model.drrag_kv_path)
+            kv_cache.save(model, model.drrag_kv_path, fixed)
         return text
 
     def render_chat(self, messages: list[dict[str, str]]) -> str:
@@ -317,17 +326,24 @@ class LocalLLM:
         each message's content as plain text (so a passage cannot close a turn or open a
         new one). The template is rendered around placeholders that are then tokenised
         apart; a template that rewrites the placeholders gets all-plain tokenisation."""
+        return self._chat_tokens(messages)[0]
+
+    def _chat_tokens(self, messages: list[dict[str, str]]) -> tuple[list[int], int]:
+        """:meth:`chat_tokens` and where the message holding the documents starts (0: none)."""
         marked = [{**m, "content": f"{_DATA_OPEN}{i}{_DATA_CLOSE}"} for i, m in enumerate(messages)]
         template = self.render_chat(marked)
         pieces = _DATA_RE.split(template)  # [template, index, template, index, ..., template]
         indices = [int(i) for i in pieces[1::2]]
         if sorted(indices) != sorted(set(indices)) or not indices:
-            return self._tokens(self.render_chat(messages), bos=True)
+            return self._tokens(self.render_chat(messages), bos=True), 0
         tokens = self._tokens(pieces[0], bos=True, special=True)
+        fixed = 0
         for index, text in zip(indices, pieces[2::2], strict=True):
+            if not fixed and DOCS_OPEN in messages[index]["content"]:
+                fixed = len(tokens)
             tokens += self._tokens(messages[index]["content"])
             tokens += self._tokens(text, special=True)
-        return tokens
+        return tokens, fixed
 
     def chat(
         self,
@@ -340,7 +356,8 @@ class LocalLLM:
         """Render ``messages`` with the GGUF template and complete up to end-of-turn."""
         _, eos = self._special_texts()
         stop = [s for s in (eos, "<end_of_turn>", "<|im_end|>", "<|eot_id|>") if s]
-        return self._generate(self.chat_tokens(messages), max_tokens, stop, on_token, options)
+        tokens, fixed = self._chat_tokens(messages)
+        return self._generate(tokens, max_tokens, stop, on_token, options, fixed)
 
     def _special_texts(self) -> tuple[str, str]:
         model = self.model
@@ -350,16 +367,17 @@ class LocalLLM:
         return bos, eos
 
 
-def _keeps_state(model: Any, tokens: list[int]) -> bool:  # noqa: ANN401
-    """True for a process's first completion when the next cold process should start from
-    its state (:mod:`.kv_cache`): there is no stored state, or it shares too little with
-    this prompt."""
-    if not getattr(model, "drrag_kv_pending", False):
+def _keeps_state(model: Any, tokens: list[int], fixed: int) -> bool:  # noqa: ANN401
+    """True for a process's first completion with a fixed prefix when the next cold process
+    should start from it (:mod:`.kv_cache`): there is no stored state, or it holds another
+    prefix."""
+    if not getattr(model, "drrag_kv_pending", False) or not fixed:
         return False
     import drrag_cli.generate.kv_cache as kv_cache
 
     model.drrag_kv_pending = False
-    return kv_cache.shared(model, tokens) < kv_cache.USEFUL
+    return getattr(model, "drrag_prefix", 0) != fixed or kv_cache.shared(model, tokens) < fixed
+
 
 
 def _grammar(options: Sequence[str]) -> Any:
