@@ -102,7 +102,7 @@ def main() -> None:
     ap.add_argument("--out", default=str(REPO / "benchmarks" / "out" / "cold_start"))
     ap.add_argument("--runs", type=int, default=7)
     args = ap.parse_args()
-    out = Path(args.out)
+    out = Path(args.out).resolve()  # the asks run in the sample corpus folder
     out.mkdir(parents=True, exist_ok=True)
     index = out / "index"
     subprocess.run(drrag("index", str(REPO / "sample_corpus"), "--index", str(index), "--rebuild"),
