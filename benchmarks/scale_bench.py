@@ -3,7 +3,7 @@
 Passages are Wikipedia-like text made from the shared data's paragraphs (HotpotQA dev500 +
 MuSiQue dev100 contexts, ~100 words each), perturbed per passage (15% of the words replaced
 by words of the whole vocabulary, the title numbered), with random unit 384-d vectors, so
-embedding time is left out (it is measured in docs/BENCHMARKS.md: ~35-100 passages/s).
+embedding time is left out (``--embed N`` measures it on its own, below).
 
 For each backend and size, two fresh processes:
   * build: local = tantivy BM25 (``build_bm25``) + hnswlib HNSW (M=32, efC=200, as
