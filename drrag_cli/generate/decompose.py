@@ -24,6 +24,7 @@ from drrag_cli.ingest.units import units
 if TYPE_CHECKING:
     from drrag_cli.retrieve.context import Selected
 
+
 @dataclass(frozen=True)
 class Bridge:
     """The entity a two-hop context passes through, as the first hop states it."""
@@ -45,6 +46,7 @@ _STOP = frozenset(
     "a an the of in on at to for from by with as and or is are was were be been has have had that this who which "
     "what whose whom where when how did does do it its their his her".split()
 )
+_WORD_RE = re.compile(r"[^\W_]+")
 _PARTICIPLE_RE = re.compile(r"(ed|en|wn|rn)$|^(made|held|built|set|shot|found|run|sold|won|led)$")
 
 
@@ -96,7 +98,7 @@ def bridge_question(question: str, entity: str, near: str | None = None, about: 
 
 
 def _content(text: str) -> set[str]:
-    return {w for w in re.findall(r"[^\W_]+", text.lower()) if w not in _STOP}
+    return {w for w in _WORD_RE.findall(text.lower()) if w not in _STOP}
 
 
 def _units_naming(title: str, texts: Sequence[str]) -> str:
@@ -123,7 +125,6 @@ def named_bridge(documents: Sequence[Selected]) -> Bridge | None:
     return None
 
 
-_WORD_RE = re.compile(r"[^\W_]+")
 _CALENDAR = frozenset(
     "january february march april may june july august september october november december "
     "monday tuesday wednesday thursday friday saturday sunday".split()
@@ -134,16 +135,15 @@ _NAME_RE = re.compile(r"`([^`\s]{3,40})`|\b([A-Z][\w-]+(?:[ ][A-Z][\w-]+)*)")
 def mentioned_bridge(question: str, documents: Sequence[Selected]) -> Bridge | None:
     """The bridge entity when it is not a document's title: a name (capitalised words or a
     `code` word) that one document states where the question points (its units sharing a
-    question word beyond its own title, best first) and that the next hop names too. "Saltmarsh was
-    trained on the Brackwater cluster" + the wiki's "Brackwater is our GPU cluster":
-    Brackwater. The hops are each dynamic document from the static one CFS reached it
+    question word beyond its own title, best first) and that the next hop names too.
+    "Saltmarsh was trained on the Brackwater cluster" + the wiki's "Brackwater is our GPU
+    cluster": Brackwater. The hops are each dynamic document from the static one CFS reached it
     through, then each static document from an earlier-ranked one of another file. Names
     the question holds, months and weekdays, capitalised words that never stand inside a
     sentence, names the next hop is not about (:func:`_about`) and names that more than
-    two fed files hold are not bridges; the next hop's
-    own title, when the unit names it, comes before any other name ("former NBA player and
-    North Carolina native Michael Jordan" leads to Michael Jordan's page). Returns (name,
-    the unit, the stating document's title)."""
+    two fed files hold are not bridges; the next hop's own title, when the unit names it,
+    comes before any other name ("former NBA player and North Carolina native Michael
+    Jordan" leads to Michael Jordan's page)."""
     asked = _content(question)
     files: dict[str, str] = {}
     for d in documents:
@@ -162,11 +162,10 @@ def mentioned_bridge(question: str, documents: Sequence[Selected]) -> Bridge | N
                     parts = parts[1:]
                 name = " ".join(parts)
                 key = f" {' '.join(_WORD_RE.findall(name.lower()))} "
-                if len(name) < 3 or _content(name) & asked or key not in words or not _inside(name, unit, target):
+                if len(name) < 3 or _content(name) & asked or key not in words:
                     continue
-                if not _about(name, target):
-                    continue
-                if sum(name.lower() in text for text in files.values()) <= 2:  # not the company's own name
+                named = _inside(name, unit, target) and _about(name, target)
+                if named and sum(name.lower() in text for text in files.values()) <= 2:  # not the company's
                     return Bridge(name, unit, title, source)
     return None
 

@@ -18,9 +18,9 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+import drrag_cli.generate.kv_cache as kv_cache
 from drrag_cli.config import LLMSettings
 from drrag_cli.errors import ModelError
-from drrag_cli.generate.kv_cache import common_prefix
 from drrag_cli.generate.perf import CallStats, amx_cpu, cores, plain_cpu_buffers, threads_now
 from drrag_cli.generate.prompts import DOCS_OPEN
 from drrag_cli.models import models_dir, sidecar_matches, write_sidecar
@@ -142,8 +142,6 @@ def _load(path: Path, n_ctx: int, threads: int) -> Any:
                 )
         except (ValueError, RuntimeError, OSError) as exc:
             raise ModelError(f"cannot load GGUF model {path} (corrupt or unsupported: {exc}; {FIX_HINT})") from exc
-        import drrag_cli.generate.kv_cache as kv_cache
-
         model.drrag_kv_path = kv_cache.state_path(path, n_ctx, amx_cpu())
         model.drrag_kv_pending = True  # this process may still leave its state for the next
         with _quiet_stderr():
@@ -238,7 +236,7 @@ class LocalLLM:
         """
         tokens = self._tokens(prompt, bos=True)
         cut = prompt.rfind(DOCS_OPEN)
-        fixed = common_prefix(self._tokens(prompt[:cut], bos=True), tokens) if cut > 0 else 0
+        fixed = kv_cache.common_prefix(self._tokens(prompt[:cut], bos=True), tokens) if cut > 0 else 0
         return self._generate(tokens, max_tokens, stop, on_token, options, fixed)
 
     def _generate(
@@ -262,8 +260,6 @@ class LocalLLM:
             kwargs["grammar"] = _grammar(options)
         keep = _keeps_state(model, tokens, fixed)
         from llama_cpp import llama_perf_context, llama_perf_context_reset, llama_set_n_threads
-
-        import drrag_cli.generate.kv_cache as kv_cache
 
         threads = threads_now(self.settings.threads)
         llama_set_n_threads(model.ctx, threads, threads)
@@ -373,11 +369,8 @@ def _keeps_state(model: Any, tokens: list[int], fixed: int) -> bool:  # noqa: AN
     prefix."""
     if not getattr(model, "drrag_kv_pending", False) or not fixed:
         return False
-    import drrag_cli.generate.kv_cache as kv_cache
-
     model.drrag_kv_pending = False
     return getattr(model, "drrag_prefix", 0) != fixed or kv_cache.shared(model, tokens) < fixed
-
 
 
 def _grammar(options: Sequence[str]) -> Any:
