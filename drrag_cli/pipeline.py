@@ -108,6 +108,7 @@ class Pipeline:
             focus=r.qstar_focus,
             static_passages=r.static_passages,
             links=r.links,
+            named_hops=r.named_hops,
         )
 
     def count_tokens(self, text: str) -> int:

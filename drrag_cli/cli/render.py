@@ -234,8 +234,9 @@ def print_trace(retrieval: RetrievalResult, console: Console) -> None:
         for c in q.get("candidates", []):
             prob = "-" if c["classifier_prob"] is None else f"{c['classifier_prob']:.3f}"
             style = "green" if c["decision"] == "kept" else "dim"
+            named = f", named {escape(c['named'])}" if c.get("named") else ""
             console.print(
-                f"      [{style}]{c['rank']:>2}. p={prob}  {escape(c['title'])}  ({c['decision']})[/{style}]",
+                f"      [{style}]{c['rank']:>2}. p={prob}  {escape(c['title'])}  ({c['decision']}{named})[/{style}]",
                 highlight=False,
             )
     for d in t.get("dropped", []):

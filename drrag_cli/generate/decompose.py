@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 from drrag_cli.generate.prompts import answer_options, neutralise
 from drrag_cli.index.links import core_title
 from drrag_cli.ingest.units import units
+from drrag_cli.select.bridges import CALENDAR, NAME_RE, STOP, WORD_RE, about, inside
 
 if TYPE_CHECKING:
     from drrag_cli.retrieve.context import Selected
@@ -42,11 +43,6 @@ _BE = frozenset({"is", "are", "was", "were", "has", "have", "had"})
 _WH = frozenset({"what", "which", "who", "whom", "whose", "where", "when", "how"})
 _SUBJECT_WH = frozenset({"what", "which", "who"})  # "What is the X ...?": X is what is asked
 _PREPOSITIONS = frozenset({"in", "at", "on", "from", "for", "by", "to", "of", "during", "with"})
-_STOP = frozenset(
-    "a an the of in on at to for from by with as and or is are was were be been has have had that this who which "
-    "what whose whom where when how did does do it its their his her".split()
-)
-_WORD_RE = re.compile(r"[^\W_]+")
 _PARTICIPLE_RE = re.compile(r"(ed|en|wn|rn)$|^(made|held|built|set|shot|found|run|sold|won|led)$")
 
 
@@ -98,7 +94,7 @@ def bridge_question(question: str, entity: str, near: str | None = None, about: 
 
 
 def _content(text: str) -> set[str]:
-    return {w for w in _WORD_RE.findall(text.lower()) if w not in _STOP}
+    return {w for w in WORD_RE.findall(text.lower()) if w not in STOP}
 
 
 def _units_naming(title: str, texts: Sequence[str]) -> str:
@@ -125,11 +121,6 @@ def named_bridge(documents: Sequence[Selected]) -> Bridge | None:
     return None
 
 
-_CALENDAR = frozenset(
-    "january february march april may june july august september october november december "
-    "monday tuesday wednesday thursday friday saturday sunday".split()
-)
-_NAME_RE = re.compile(r"`([^`\s]{3,40})`|\b([A-Z][\w-]+(?:[ ][A-Z][\w-]+)*)")
 
 
 def mentioned_bridge(question: str, documents: Sequence[Selected]) -> Bridge | None:
@@ -140,7 +131,7 @@ def mentioned_bridge(question: str, documents: Sequence[Selected]) -> Bridge | N
     cluster": Brackwater. The hops are each dynamic document from the static one CFS reached it
     through, then each static document from an earlier-ranked one of another file. Names
     the question holds, months and weekdays, capitalised words that never stand inside a
-    sentence, names the next hop is not about (:func:`_about`) and names that more than
+    sentence, names the next hop is not about (:func:`~drrag_cli.select.bridges.about`) and names that more than
     two fed files hold are not bridges; the next hop's own title, when the unit names it,
     comes before any other name ("former NBA player and North Carolina native Michael
     Jordan" leads to Michael Jordan's page)."""
@@ -151,40 +142,23 @@ def mentioned_bridge(question: str, documents: Sequence[Selected]) -> Bridge | N
     for texts, title, target, target_title, source in _hops(documents):
         pointed = asked - _content(title)
         found = [u for t in texts for u in units(t) if pointed & _content(u)]
-        words = f" {' '.join(_WORD_RE.findall(target.lower()))} "
+        words = f" {' '.join(WORD_RE.findall(target.lower()))} "
         subject = core_title(target_title).strip()
         for unit in sorted(found, key=lambda u: -len(pointed & _content(u))):
             if len(subject) >= 3 and subject.lower() in unit.lower() and not _content(subject) & asked:
                 return Bridge(subject, unit, title, source)  # the next hop's own subject, named here
-            for code, caps in _NAME_RE.findall(unit):
+            for code, caps in NAME_RE.findall(unit):
                 parts = (code or caps).split()
-                while parts and (parts[0].lower() in _STOP or parts[0].lower() in _CALENDAR):
+                while parts and (parts[0].lower() in STOP or parts[0].lower() in CALENDAR):
                     parts = parts[1:]
                 name = " ".join(parts)
-                key = f" {' '.join(_WORD_RE.findall(name.lower()))} "
+                key = f" {' '.join(WORD_RE.findall(name.lower()))} "
                 if len(name) < 3 or _content(name) & asked or key not in words:
                     continue
-                named = _inside(name, unit, target) and _about(name, target)
+                named = inside(name, unit, target) and about(name, target)
                 if named and sum(name.lower() in text for text in files.values()) <= 2:  # not the company's
                     return Bridge(name, unit, title, source)
     return None
-
-
-def _inside(name: str, *texts: str) -> bool:
-    """``name`` follows a lower-case word in one of ``texts`` ("trained on the Brackwater
-    cluster"), so its capital is a name's, not a sentence's or a heading's ("4 Training")."""
-    pattern = re.compile(rf"(?:\b[a-z]+,?\s+|`){re.escape(name)}\b")
-    return any(pattern.search(text) for text in texts)
-
-
-def _about(name: str, text: str) -> bool:
-    """``text`` is about ``name`` somewhere: a sentence, heading, list item or table row
-    opens with it, or it is what something "is", "was" or "has" ("Brackwater is our GPU
-    cluster", "| Kestrel Rail | Regional rail operator |"); not a word in passing
-    ("a former American football cornerback")."""
-    opens = re.compile(rf"^[\s#*|>`-]*{re.escape(name)}\b")
-    subject = re.compile(rf"\b{re.escape(name)}`?\s+(?:is|was|are|were|has|had)\b")
-    return bool(subject.search(text)) or any(opens.search(u) for u in units(text))
 
 
 def _hops(documents: Sequence[Selected]) -> list[tuple[list[str], str, str, str, str]]:

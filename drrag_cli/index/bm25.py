@@ -87,6 +87,15 @@ class BM25Index:
         return [(int(doc(addr)["pid"][0]), float(score)) for score, addr in hits]
 
 
+    def count(self, phrase: str) -> int:
+        """How many passages hold ``phrase`` (its words in a row, as the index tokenises)."""
+        words = [w for w in re.findall(r"[^\W_]+", phrase)]
+        if not words:
+            return 0
+        query = self.index.parse_query(f'"{" ".join(words)}"', ["text"])
+        return int(self.searcher.search(query, 1, count=True).count)
+
+
 _last: tuple[str, tantivy.Query | None] = ("", None)
 
 

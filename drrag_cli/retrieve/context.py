@@ -69,6 +69,7 @@ class Params:
     focus: int = 0  # q* keeps the static doc's `focus` units closest to q (0 = whole text)
     static_passages: int = 2  # passages one static document brings from the first stage
     links: bool = True  # CFS offers the documents a static document links to (index/links.py)
+    named_hops: bool = True  # CFS keeps a candidate about a name its static document states (select/bridges.py)
 
 
 @dataclass

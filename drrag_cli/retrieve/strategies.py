@@ -122,9 +122,10 @@ class CFS(BaseStrategy):
         probs = ctx.timed("classify_s", lambda: self._predict(ctx, static_ids, owners, views, qstar_vecs))
         prob_of = {owner: float(prob) for owner, prob in zip(owners, probs, strict=True)}
         threshold = ctx.threshold(p.rule)
+        named = self._named(ctx, groups, walks, found) if p.named_hops else {}
         decisions = core.cfs_select(
             static_ids, walks, prob_of, k=p.k, threshold=threshold, rule=p.rule, per_static=p.per_static,
-            doc=ctx.doc_of,
+            doc=ctx.doc_of, sure={owner: gap for owner, (_, gap) in named.items()},
         )
         score_of = [dict(ranked) for ranked in lists]
         docs = [d for g in groups for d in g]
@@ -145,6 +146,7 @@ class CFS(BaseStrategy):
                         "rank": d.rank,  # 0: linked from the static document, not in its q* list
                         "classifier_prob": None if d.prob is None else round(d.prob, 4),
                         "decision": d.decision,
+                        **({"named": named[(i, d.pid)][0]} if (i, d.pid) in named else {}),
                     }
                     for d in walk
                 ],
@@ -152,6 +154,33 @@ class CFS(BaseStrategy):
             for i, walk in enumerate(decisions)
         ]
         return ctx.result(self.name, docs)
+
+    @staticmethod
+    def _named(
+        ctx: RunContext, groups: list[list[Selected]], walks: list, found: dict
+    ) -> dict[tuple[int, int], tuple[str, int]]:
+        """(static index, candidate id) → the name by which the static document leads to
+        the candidate and its distance to the question's words
+        (:func:`drrag_cli.select.bridges.names_hop`)."""
+        from drrag_cli.generate.prompts import answer_options
+        from drrag_cli.select import bridges
+
+        out: dict[tuple[int, int], tuple[str, int]] = {}
+        if answer_options(ctx.question):  # "A or B?", yes/no: the question names both hops
+            return out
+        frequency = getattr(ctx.index, "frequency", lambda name: None)  # collections: not counted
+
+        def common(name: str) -> bool:
+            return bridges.common(frequency(name))
+        for i, (group, walk) in enumerate(zip(groups, walks, strict=True)):
+            title, texts = group[0].passage.title, [d.passage.text for d in group]
+            units = bridges.pointed_units(ctx.question, title, texts)
+            adds = bridges.missing(ctx.question, title, texts)
+            for pid, _ in walk:
+                hop = bridges.names_hop(ctx.question, units, adds, found[pid].title, found[pid].text, common)
+                if hop:
+                    out[(i, pid)] = hop
+        return out
 
     @staticmethod
     def _predict(ctx: RunContext, static_ids: list[int], owners: list, views: dict, qstar_vecs: list) -> Any:

@@ -121,12 +121,16 @@ def cfs_select(
     rule: str = "first",
     per_static: int = 1,
     doc: DocOf | None = None,
+    sure: Mapping[tuple[int, int], int] | None = None,
 ) -> list[list[Decision]]:
     """CFS (DR-RAG §3.2.2): walk each static document's candidates and keep the first
     ``per_static`` whose C(q, d_static, d) = ``probs[(static index, id)]`` ≥ ``threshold``,
     while the context holds fewer than k documents. Rule ``best`` walks each list in
-    probability order instead of rank order. Returns every decision, per walk; the kept
-    ones are those with ``decision == "kept"`` (:func:`kept`)."""
+    probability order instead of rank order. The (static index, id) pairs in ``sure``
+    (named hops, :mod:`drrag_cli.select.bridges`, each with its order: the name's distance
+    to the question's words) are walked first, in that order, and kept whatever their
+    probability. Returns every decision, per walk; the kept ones are those with
+    ``decision == "kept"`` (:func:`kept`)."""
     if rule not in RULES:
         raise ValueError(f"unknown CFS rule {rule!r} (choose {' or '.join(RULES)})")
     doc = doc or _same
@@ -137,6 +141,8 @@ def cfs_select(
         order = list(walk)
         if rule == "best":  # stable: equal probabilities keep rank order
             order.sort(key=lambda item, i=i: -probs.get((i, item[0]), -1.0))
+        sure = sure or {}
+        order.sort(key=lambda item, i=i: sure.get((i, item[0]), math.inf))  # stable
         taken = 0
         steps = []
         for pid, rank in order:
@@ -147,7 +153,7 @@ def cfs_select(
                 decision = "context full"
             elif taken >= per_static:
                 decision = "not needed (static doc satisfied)"
-            elif prob is not None and prob >= threshold:
+            elif (prob is not None and prob >= threshold) or (i, pid) in sure:
                 decision = "kept"
                 taken += 1
                 size += 1

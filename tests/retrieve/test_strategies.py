@@ -55,7 +55,7 @@ def test_second_hop_only_through_qdc_and_cfs(bridge) -> None:  # noqa: ANN001
 def test_cfs_walks_past_negatives_where_qdc_takes_the_first(bridge) -> None:  # noqa: ANN001
     # k = 3, k1 = 2: QDC takes the first new q* result (a distractor)
     assert "Tobias Lindqvist" not in titles(run(bridge, "qdc", 3))
-    cfs = run(bridge, "cfs", 3, links=False)  # the q* walk alone; links would offer Tobias first
+    cfs = run(bridge, "cfs", 3, links=False, named_hops=False)  # the q* walk alone: links and names offer Tobias first
     assert "Tobias Lindqvist" in titles(cfs)
     walked = [c for q in cfs.trace["queries"] for c in q["candidates"]]
     assert any(c["decision"] == "below threshold" for c in walked)  # it said no to something first

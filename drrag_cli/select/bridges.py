@@ -1,0 +1,187 @@
+"""Named hops: the second document of a two-hop question is often the one *about* a name
+that the first document states where the question points.
+
+"Which instrument does the lead of Project Plover play?": the Plover overview says
+"Lead: Inês Carvalho", and her profile opens with "# Inês Carvalho". "In which city is the
+client that signed the largest new contract headquartered?": the board update says the
+contract was signed by Kestrel Rail, and the client register has a row "| Kestrel Rail |
+Regional rail operator | Linz |". The relevance classifier, trained on Wikipedia pairs,
+gives such notes low probabilities (0.08 and 0.43 on the sample corpus), yet the link is
+plain text. CFS keeps a named hop whatever its probability (:func:`names_hop`); the answer
+stage rewrites the question with the same kind of names (:mod:`drrag_cli.generate.decompose`).
+
+Pure text functions: no index, no model.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Sequence
+
+from drrag_cli.index.links import core_title
+from drrag_cli.ingest.units import units
+
+STOP = frozenset(
+    "a an the of in on at to for from by with as and or is are was were be been has have had that this who which "
+    "what whose whom where when how did does do it its their his her".split()
+)
+CALENDAR = frozenset(
+    "january february march april may june july august september october november december "
+    "monday tuesday wednesday thursday friday saturday sunday".split()
+)
+WORD_RE = re.compile(r"[^\W_]+")
+NAME_RE = re.compile(r"`([^`\s]{3,40})`|\b([A-Z][\w-]+(?:[ ][A-Z][\w-]+)*)")
+
+
+def stem(word: str) -> str:
+    """A crude stem, enough to match a question's words with a note's: the first five
+    letters ("backup"/"backups", "restoring"/"restore", "headquarters"/"headquartered")."""
+    return word[:5]
+
+
+def content(text: str) -> set[str]:
+    """The stems of the content words of ``text``, lower-case."""
+    return {stem(w) for w in WORD_RE.findall(text.lower()) if w not in STOP}
+
+
+def inside(name: str, *texts: str) -> bool:
+    """``name`` follows a lower-case word in one of ``texts`` ("trained on the Brackwater
+    cluster"), so its capital is a name's, not a sentence's or a heading's ("4 Training")."""
+    pattern = re.compile(rf"(?:\b[a-z]+,?\s+|`){re.escape(name)}\b")
+    return any(pattern.search(text) for text in texts)
+
+
+def about(name: str, text: str) -> bool:
+    """``text`` is about ``name`` somewhere: a sentence, heading, list item or table row
+    opens with it, or it is what something "is", "was" or "has" ("Brackwater is our GPU
+    cluster", "| Kestrel Rail | Regional rail operator |"); not a word in passing
+    ("a former American football cornerback")."""
+    opens = re.compile(rf"^[\s#*|>`-]*{re.escape(name)}\b")
+    subject = re.compile(rf"\b{re.escape(name)}`?\s+(?:is|was|are|were|has|had)\b")
+    return bool(subject.search(text)) or any(opens.search(u) for u in units(text))
+
+
+def relation(question: str) -> set[str]:
+    """The question's content words (stems) outside the names it holds: what it asks
+    about them ("the client for which Project Tern was built": client, built)."""
+    named = {m.group(0) for m in NAME_RE.finditer(question) if m.start() > 0}
+    return content(question) - content(" ".join(named))
+
+
+def pointed_units(question: str, title: str, texts: Iterable[str]) -> list[str]:
+    """The units (sentences, rows, lines) of ``texts`` that share a :func:`relation` word
+    beyond the words of their document's ``title`` (every line of the Tern retrospective
+    is about Tern), most shared words first."""
+    pointed = relation(question) - content(title)
+    found = [u for t in texts for u in units(t) if pointed & content(u)]
+    return sorted(found, key=lambda u: -len(pointed & content(u)))
+
+
+NEAR = 10  # words between a name and the nearest question word, at most
+COMMON = (10, 0.05)  # a name in more passages than both (a count, a share) is not a bridge (the company's)
+
+
+def common(frequency: tuple[int, int] | None) -> bool:
+    """Is a name with this (passages holding it, all passages) too common to be a bridge?"""
+    return frequency is not None and frequency[0] > max(COMMON[0], COMMON[1] * frequency[1])
+
+
+def names_in(unit: str, question: str) -> list[tuple[str, int]]:
+    """The names ``unit`` holds (capitalised word runs, `code` words) that the question does
+    not, each with its distance in words to the nearest question word of the unit (at most
+    :data:`NEAR`), nearest first: in "Tern was built for Nortada Ferries ... Facilitator:
+    Maren Okafor" the client is the name next to "built". Leading stop words and month or
+    day names are dropped; three characters at least."""
+    asked, pointed = content(question), relation(question)
+    hits = [i for i, w in enumerate(WORD_RE.findall(unit.lower())) if w not in STOP and stem(w) in pointed]
+    out: dict[str, int] = {}
+    for match in NAME_RE.finditer(unit):
+        parts = (match.group(1) or match.group(2)).split()
+        while parts and (parts[0].lower() in STOP or parts[0].lower() in CALENDAR):
+            parts = parts[1:]
+        name = " ".join(parts)
+        if len(name) < 3 or content(name) & asked or name in out:
+            continue
+        gap = _gap(hits, len(WORD_RE.findall(unit[: match.start()])), len(WORD_RE.findall(name)))
+        if gap <= NEAR:
+            out[name] = gap
+    return sorted(out.items(), key=lambda item: item[1])
+
+
+def _gap(hits: Sequence[int], at: int, size: int) -> int:
+    """Words between a name at word ``at`` (``size`` words long) and the nearest of ``hits``."""
+    return min((max(at - h, h - (at + size - 1), 0) for h in hits), default=NEAR + 1)
+
+
+def _near(name: str, text: str, adds: set[str]) -> bool:
+    """``text`` holds one of the stems ``adds`` within :data:`NEAR` words of ``name``."""
+    words = WORD_RE.findall(text.lower())
+    key = [w.lower() for w in WORD_RE.findall(name)]
+    hits = [i for i, w in enumerate(words) if w not in STOP and stem(w) in adds]
+    return any(
+        _gap(hits, at, len(key)) <= NEAR for at in range(len(words) - len(key) + 1) if words[at : at + len(key)] == key
+    )
+
+
+def _subject_gap(subject: str, units_1: Sequence[str], question: str) -> tuple[str, int] | None:
+    """``subject`` with its least distance to the question's words in ``units_1`` (a
+    unit that names a document's own title needs no nearness: the title is the link)."""
+    pointed, size = relation(question), len(WORD_RE.findall(subject))
+    key = [w.lower() for w in WORD_RE.findall(subject)]
+    best = None
+    for unit in units_1:
+        words = WORD_RE.findall(unit.lower())
+        hits = [i for i, w in enumerate(words) if w not in STOP and stem(w) in pointed]
+        for at in (i for i in range(len(words) - size + 1) if words[i : i + size] == key):
+            gap = _gap(hits, at, size)
+            if best is None or gap < best[1]:
+                best = (subject, gap)
+    return best
+
+
+def missing(question: str, title: str, texts: Iterable[str]) -> set[str]:
+    """The question words beyond ``title``'s that none of a document's ``texts`` holds: what
+    its second hop has to add."""
+    return relation(question) - content(title) - content(" ".join(texts))
+
+
+def _words(text: str) -> str:
+    return f" {' '.join(WORD_RE.findall(text.lower()))} "
+
+
+def names_hop(
+    question: str,
+    units_1: Sequence[str],
+    adds: set[str],
+    title_2: str,
+    text_2: str,
+    common: Callable[[str], bool] = lambda name: False,
+) -> tuple[str, int] | None:
+    """The name by which a first document (its pointed ``units_1``) leads to the document
+    ``title_2`` / ``text_2``, with its distance to the question's words (CFS walks the
+    nearest first), or None. Either that document's own subject (its title without qualifiers) stands in a
+    pointed unit, or a pointed unit's name (:func:`names_in`) stands in the document, which
+    is about it (:func:`about`) or states near it one of the question words ``adds`` that
+    the first document lacks ("the Nortada Ferries headquarters in Aveiro"). One capitalised
+    word ("Hannah", "VPN") links too many notes by nearness: it has to stand inside a
+    sentence of the first document and be what the second is about ("Uppsala"). A
+    ``common`` name (in more passages than :data:`COMMON` allows: "Halyard Labs", a ninth
+    of the sample corpus) is no bridge."""
+    subject = core_title(title_2).strip()
+    best: tuple[str, int] | None = None
+    if len(subject) >= 3 and not content(subject) & content(question) and not common(subject):
+        best = _subject_gap(subject, units_1, question)
+    words = _words(text_2)
+    for unit in units_1:
+        for name, gap in names_in(unit, question):
+            one = " " not in name and f"`{name}`" not in unit
+            if common(name) or _words(name) not in words:
+                continue
+            if one:  # "Uppsala": a capital inside a sentence, and the document is about it
+                if not (inside(name, unit) and about(name, text_2)):
+                    continue
+            elif not (about(name, text_2) or _near(name, text_2, adds)):
+                continue
+            if best is None or gap < best[1]:
+                best = (name, gap)
+    return best

@@ -1,0 +1,59 @@
+"""Named hops (select/bridges.py): pure text rules, checked on lines like the sample corpus's."""
+
+from __future__ import annotations
+
+from drrag_cli.select import bridges
+from drrag_cli.select.core import cfs_select, kept
+
+TERN = "In which city is the headquarters of the client for which Project Tern was built?"
+RETRO = (
+    ":Facilitator: Maren Okafor :Participants: Maren Okafor, Priya Raman :Status: Project cancelled "
+    "Tern was a multilingual customer-service assistant that Halyard Labs built for Nortada Ferries "
+    "between September 2019 and March 2020."
+)
+VISIT = "Day 1. Met the customer-service team at the Nortada Ferries headquarters in Aveiro."
+
+
+def test_relation_leaves_out_the_names_the_question_holds() -> None:
+    assert bridges.relation(TERN) == {"city", "headq", "clien", "built"}
+
+
+def test_names_in_orders_names_by_their_distance_to_the_question_words() -> None:
+    names = dict(bridges.names_in(RETRO, TERN))
+    assert names["Halyard Labs"] < names["Nortada Ferries"] <= bridges.NEAR
+    assert "Maren Okafor" not in names  # far from "built"
+    assert "September" not in names and "March" not in names  # months are not bridges
+
+
+def test_names_hop_needs_the_candidate_to_be_about_the_name_or_to_add_what_is_asked() -> None:
+    units = bridges.pointed_units(TERN, "Tern retrospective", [RETRO])
+    adds = bridges.missing(TERN, "Tern retrospective", [RETRO])
+    assert adds == {"city", "headq", "clien"}
+    common = {"Halyard Labs"}.__contains__  # a name most notes hold
+    assert bridges.names_hop(TERN, units, adds, "2020-02-nortada-visit", VISIT, common) == ("Nortada Ferries", 2)
+    assert bridges.names_hop(TERN, units, adds, "Lunch", "Halyard Labs had lunch.", common) is None
+    profile = "# Maren Okafor\n\nMaren Okafor is a founder."
+    name, gap = bridges.names_hop(TERN, units, adds, "Maren Okafor", profile, common)
+    assert name == "Maren Okafor" and gap > 2  # a note's own title is a link, walked after nearer names
+
+
+def test_a_table_row_or_heading_makes_a_note_about_a_name() -> None:
+    assert bridges.about("Kestrel Rail", "| Kestrel Rail | Regional rail operator | Linz |")
+    assert bridges.about("Inês Carvalho", "# Inês Carvalho\n\nPlays the cello.")
+    assert not bridges.about("Kestrel Rail", "We met people from Kestrel Rail.")
+
+
+def test_one_capitalised_word_is_not_a_named_hop() -> None:
+    question = "Which instrument does the lead of Project Plover play?"
+    units = ["Lead: Hannah, with Inês Carvalho on data."]
+    assert bridges.names_hop(question, units, set(), "Notes", "Hannah is away.") is None
+    assert bridges.names_hop(question, units, set(), "Inês Carvalho", "Inês Carvalho plays.")[0] == "Inês Carvalho"
+
+
+def test_cfs_walks_named_hops_first_and_keeps_them_below_the_threshold() -> None:
+    walks = [[(10, 1), (11, 2), (12, 3)]]
+    probs = {(0, 10): 0.9, (0, 11): 0.1, (0, 12): 0.2}
+    plain = kept(cfs_select([1], walks, probs, k=4, threshold=0.5))
+    assert [d.pid for d in plain] == [10]
+    named = kept(cfs_select([1], walks, probs, k=4, threshold=0.5, sure={(0, 12): 1, (0, 11): 3}))
+    assert [d.pid for d in named] == [12]  # the nearest name first; one per static document
