@@ -78,6 +78,7 @@ def main() -> None:
             "em": exact_match(data["answer"], [q["answer"]]), "gold_cited": len(gold_cited),
             "docs_fed": len(data["citations"]), "asked": data.get("asked"), "wall_s": round(wall, 2),
             "llm_calls": data["llm_calls"], "compared": data.get("compared"),
+            "looked_up": data.get("looked_up"),
         })
         print(f"{q['id']:>4} acc={rows[-1]['acc']:.0f} gold_cited={len(gold_cited)}/2 "
               f"fed={len(data['citations'])}  {data['answer']!r} (gold {q['answer']!r})", flush=True)
@@ -85,6 +86,7 @@ def main() -> None:
         "strategy": args.strategy, "model": args.model or "embedded Gemma-3-270M", "questions": len(rows),
         "answer_mode": args.answer_mode or "config default", "rewritten": sum(bool(r["asked"]) for r in rows),
         "compared_in_code": sum(bool(r["compared"]) for r in rows),
+        "read_from_tables": sum(bool(r["looked_up"]) for r in rows),
         "correct_acc": sum(r["acc"] for r in rows), "exact_match": sum(r["em"] for r in rows),
         "both_gold_cited": sum(r["gold_cited"] == 2 for r in rows),
         "one_gold_cited": sum(r["gold_cited"] == 1 for r in rows),

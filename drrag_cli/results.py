@@ -55,6 +55,7 @@ class AskResult:
             "supported": self.answer.supported if self.answer else False,
             **({"asked": self.answer.asked} if self.answer and self.answer.asked not in ("", self.question) else {}),
             **({"compared": self.answer.compared.to_json()} if self.answer and self.answer.compared else {}),
+            **({"looked_up": self.answer.looked_up.to_json()} if self.answer and self.answer.looked_up else {}),
             "strategy": self.retrieval.strategy,
             "citations": self.citations(),
             "documents": self.documents(),

@@ -121,6 +121,13 @@ def print_answer(result: AskResult, already_streamed: bool = False) -> None:
         values = " vs ".join(f"{side}: {shown}" for side, shown in c["values"].items())
         what = "dates" if c["kind"] == "time" else "numbers"
         console.print(f"[dim]compared {what}: {escape(values)} (no model call)[/dim]", highlight=False)
+    looked = getattr(result.answer, "looked_up", None) if result.answer else None
+    if looked is not None:  # a Lookup locally, its JSON from a server
+        cell = looked if isinstance(looked, dict) else looked.to_json()
+        console.print(
+            f"[dim]read from a table: {escape(cell['row'])} › {escape(cell['column'])} (no model call)[/dim]",
+            highlight=False,
+        )
     if result.answer and result.answer.suspicious:
         names = ", ".join(location(s.passage) for s in result.answer.suspicious)
         withheld = result.answer.withheld

@@ -113,6 +113,8 @@ def evaluate_one(
             record["asked"] = answer.asked  # answer.mode: decompose rewrote it
         if answer.compared is not None:
             record["compared"] = answer.compared.to_json()  # answer.compare decided it in code
+        if answer.looked_up is not None:
+            record["looked_up"] = answer.looked_up.to_json()  # read from a table in code
         record.update(answer_scores(answer.text, ex.answers))
     return record
 

@@ -26,6 +26,7 @@ from drrag_cli.generate.prompts import (
     clean_answer,
     completion_prompt,
 )
+from drrag_cli.generate.tables import Lookup, lookup
 from drrag_cli.types import Passage
 
 MIN_USEFUL_WORDS = 20
@@ -82,6 +83,7 @@ class Answer:
     suspicious: list[Suspicion] = field(default_factory=list)
     withheld: str = ""  # an answer found only in text addressed to the model, not shown
     compared: Comparison | None = None  # a comparison decided in code, not by the model (.compare)
+    looked_up: Lookup | None = None  # a table cell read in code, not by the model (.tables)
 
     @property
     def supported(self) -> bool:
@@ -206,10 +208,13 @@ def generate_answer(
     start = time.perf_counter()
     options = answer_options(question) if style.constrain else ()
     compared = compare(question, options, docs) if decide_comparisons else None
-    if compared is not None:
+    looked = lookup(question, docs) if decide_comparisons and not options and compared is None else None
+    if compared is not None or looked is not None:
+        seconds = time.perf_counter() - start
+        decided = _decided(question, list(shown[:keep]), trimmed, suspicious, seconds, compared, looked)
         if on_token is not None:
-            on_token(compared.answer)
-        return _decided(compared, question, list(shown[:keep]), trimmed, suspicious, time.perf_counter() - start)
+            on_token(decided.text)
+        return decided
     if llm.has_chat_template:
         messages = chat_messages(question, docs, style)
         raw = llm.chat(messages, max_tokens=max_tokens, on_token=stream, options=options)
@@ -231,15 +236,18 @@ def generate_answer(
 
 
 def _decided(
-    compared: Comparison,
     question: str,
     fed: list[Passage],
     trimmed: list[Passage],
     suspicious: list[Suspicion],
     seconds: float,
+    compared: Comparison | None,
+    looked_up: Lookup | None,
 ) -> Answer:
-    """The answer :func:`.compare.compare` decided from the fed text's values: no model call."""
+    """The answer decided in code from the fed text, with no model call: a comparison of
+    two stated values (:func:`.compare.compare`) or a table cell (:func:`.tables.lookup`)."""
+    text = compared.answer if compared is not None else looked_up.answer if looked_up is not None else ""
     return Answer(
-        text=compared.answer, passages=fed, trimmed=trimmed, prompt="", llm_calls=0, generate_s=seconds,
-        prompt_tokens=0, asked=question, suspicious=suspicious, compared=compared,
+        text=text, passages=fed, trimmed=trimmed, prompt="", llm_calls=0, generate_s=seconds,
+        prompt_tokens=0, asked=question, suspicious=suspicious, compared=compared, looked_up=looked_up,
     )  # fmt: skip

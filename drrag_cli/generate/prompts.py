@@ -27,6 +27,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from drrag_cli.generate.tables import linearise
+
 FALLBACK_ANSWER = "I don't know."
 MAX_ANSWER_CHARS = 300
 DOCS_OPEN = "<documents>"
@@ -137,11 +139,12 @@ def neutralise(text: str) -> str:
 
 
 def render_documents(docs: Sequence[tuple[str, str]]) -> str:
-    """``<documents>`` block of ``[n] title`` + one-line text, numbered from 1."""
+    """``<documents>`` block of ``[n] title`` + one-line text, numbered from 1; tables are
+    written out row by row (:func:`drrag_cli.generate.tables.linearise`)."""
     lines = [DOCS_OPEN]
     for number, (title, text) in enumerate(docs, start=1):
         lines.append(f"[{number}] {neutralise(title) or 'Untitled'}")
-        lines.append(neutralise(text))
+        lines.append(linearise(neutralise(text)))
     lines.append(DOCS_CLOSE)
     return "\n".join(lines)
 

@@ -54,11 +54,13 @@ def inside(name: str, *texts: str) -> bool:
 def about(name: str, text: str) -> bool:
     """``text`` is about ``name`` somewhere: a sentence, heading, list item or table row
     opens with it, or it is what something "is", "was" or "has" ("Brackwater is our GPU
-    cluster", "| Kestrel Rail | Regional rail operator |"); not a word in passing
+    cluster", "| Kestrel Rail | Regional rail operator |", also inside a table collapsed onto
+    one line); not a word in passing
     ("a former American football cornerback")."""
     opens = re.compile(rf"^[\s#*|>`-]*{re.escape(name)}\b")
     subject = re.compile(rf"\b{re.escape(name)}`?\s+(?:is|was|are|were|has|had)\b")
-    return bool(subject.search(text)) or any(opens.search(u) for u in units(text))
+    row = re.compile(rf"\|\s*\|\s*`?{re.escape(name)}`?\s*\|")  # a table row's first cell, on one line
+    return bool(subject.search(text) or row.search(text)) or any(opens.search(u) for u in units(text))
 
 
 def relation(question: str) -> set[str]:

@@ -130,6 +130,7 @@ def answer_view(doc: dict[str, Any]) -> Any:
         text=doc.get("answer") or "",
         asked=doc.get("asked", ""),
         compared=doc.get("compared"),
+        looked_up=doc.get("looked_up"),
         suspicious=suspicious,
         withheld=doc.get("withheld_answer", ""),
         supported=doc.get("supported", False),

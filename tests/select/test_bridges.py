@@ -57,3 +57,9 @@ def test_cfs_walks_named_hops_first_and_keeps_them_below_the_threshold() -> None
     assert [d.pid for d in plain] == [10]
     named = kept(cfs_select([1], walks, probs, k=4, threshold=0.5, sure={(0, 12): 1, (0, 11): 3}))
     assert [d.pid for d in named] == [12]  # the nearest name first; one per static document
+
+
+def test_a_row_of_a_table_on_one_line_is_about_its_first_cell() -> None:
+    one_line = "# Clients | Client | City | |---|---| | Nortada Ferries | Aveiro | | Kestrel Rail | Linz |"
+    assert bridges.about("Kestrel Rail", one_line) and bridges.about("Nortada Ferries", one_line)
+    assert not bridges.about("Linz", one_line)

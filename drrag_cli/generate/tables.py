@@ -1,0 +1,123 @@
+"""Tables as sentences, for the answer prompt.
+
+A passage's Markdown table reaches the prompt on one line ("| Client | Sector |
+Headquarters | |---|---|---| | Kestrel Rail | Regional rail operator | Linz, Austria |"),
+and a 270M model cannot tell which cell sits under which header: asked "In which city
+is Kestrel Rail headquartered?" over the client register it answered "Ghent". Each row
+is written out with its headers instead: "Client: Kestrel Rail; Sector: Regional rail
+operator; Headquarters: Linz, Austria."
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+_SEPARATOR = re.compile(r"\|(?:\s*:?-{3,}:?\s*\|)+")
+_CELL = re.compile(r"([^|]*)\|")
+_WH = re.compile(r"^\s*(?:(?:in|at|on|from|for|of|by|to)\s+)?(?:what|which|who|whom|where|when)\b", re.I)
+_WORD = re.compile(r"[^\W_]+")
+
+
+def _key(text: str) -> str:
+    return " ".join(_WORD.findall(text.lower()))
+
+
+def _cells(text: str, start: int, n: int) -> tuple[list[str], int] | None:
+    """``n`` cells of a row that opens with "|" at or after ``start`` (white space only before)."""
+    at = start
+    while at < len(text) and text[at].isspace():
+        at += 1
+    if at >= len(text) or text[at] != "|":
+        return None
+    at += 1
+    cells = []
+    for _ in range(n):
+        found = _CELL.match(text, at)
+        if found is None:
+            return None
+        cells.append(found.group(1).strip())
+        at = found.end()
+    return cells, at
+
+
+def _header(before: str, n: int) -> tuple[list[str], int] | None:
+    """The header row of ``n`` cells that ``before`` ends with, and where it starts."""
+    found = re.search(r"\|(?:[^|]*\|){" + str(n) + r"}\s*$", before)
+    if found is None:
+        return None
+    cells = [c.strip() for c in found.group(0).strip()[1:-1].split("|")]
+    return (cells, found.start()) if len(cells) == n and all(cells) else None
+
+
+def tables(text: str) -> list[tuple[list[str], list[list[str]], int, int]]:
+    """Each Markdown table of ``text``: (headers, rows of cells, start, end)."""
+    out, done = [], 0
+    for separator in _SEPARATOR.finditer(text):
+        if separator.start() < done:
+            continue
+        n = separator.group(0).count("|") - 1
+        head = _header(text[done : separator.start()], n)
+        if head is None:
+            continue
+        headers, head_at = head
+        rows, at = [], separator.end()
+        while (row := _cells(text, at, n)) is not None:
+            cells, at = row
+            rows.append(cells)
+        if rows:
+            out.append((headers, rows, done + head_at, at))
+            done = at
+    return out
+
+
+def linearise(text: str) -> str:
+    """``text`` with each Markdown table (header, separator, rows) written as one sentence
+    per row, "Header: cell; Header: cell."; other text and malformed tables unchanged."""
+    out, done = [], 0
+    for headers, rows, start, end in tables(text):
+        out.append(text[done:start])
+        sentences = ("; ".join(f"{h}: {c}" for h, c in zip(headers, row, strict=True) if c) + "." for row in rows)
+        out.append(" ".join(sentences))
+        done = end
+    out.append(text[done:])
+    return "".join(out)
+
+
+@dataclass(frozen=True)
+class Lookup:
+    """A cell read from a table row that the question names, under the header it asks for."""
+
+    answer: str
+    row: str  # the row's first cell: "Kestrel Rail"
+    column: str  # "Headquarters"
+    document: int  # index of the fed document that holds the table
+
+    def to_json(self) -> dict[str, object]:
+        return {"row": self.row, "column": self.column, "answer": self.answer}
+
+
+def lookup(question: str, docs: Sequence[tuple[str, str]]) -> Lookup | None:
+    """The answer when the question names a table row (its first cell, "Kestrel Rail") and
+    asks for one of its columns (a header sharing a stem with the question's other words:
+    "headquartered" → Headquarters), and every such row the fed ``docs`` (title, text)
+    hold says the same; None otherwise (the model answers)."""
+    from drrag_cli.select.bridges import content
+
+    if not _WH.match(question):
+        return None
+    asked = f" {_key(question)} "
+    found: dict[str, Lookup] = {}
+    for number, (_title, text) in enumerate(docs):
+        for headers, rows, _start, _end in tables(text):
+            for row in rows:
+                key = _key(row[0])
+                if len(key) < 3 or f" {key} " not in asked:
+                    continue
+                wanted = content(asked.replace(f" {key} ", " "))
+                columns = [j for j in range(1, len(headers)) if content(headers[j]) & wanted and row[j]]
+                if len(columns) == 1:
+                    j = columns[0]
+                    found.setdefault(row[j].lower(), Lookup(row[j], row[0], headers[j], number))
+    return next(iter(found.values())) if len(found) == 1 else None

@@ -1,0 +1,44 @@
+"""Tables in the answer prompt (generate/tables.py): rows written out, cells read in code."""
+
+from __future__ import annotations
+
+from drrag_cli.generate.tables import linearise, lookup, tables
+
+REGISTER = (
+    "# Client register *Snapshot.* | Client | Sector | Headquarters | Account owner | |---|---|---|---| "
+    "| Stadsarchief Aalst | Public archive | Aalst, Belgium | Maren Okafor | "
+    "| Kestrel Rail | Regional rail operator | Linz, Austria | Ruben De Smet | ## Notes per client"
+)
+
+
+def test_a_one_line_table_is_read_row_by_row() -> None:
+    [(headers, rows, start, end)] = tables(REGISTER)
+    assert headers == ["Client", "Sector", "Headquarters", "Account owner"]
+    assert rows[1] == ["Kestrel Rail", "Regional rail operator", "Linz, Austria", "Ruben De Smet"]
+    assert REGISTER[start:].startswith("| Client") and REGISTER[end:].strip() == "## Notes per client"
+
+
+def test_linearise_writes_each_row_with_its_headers() -> None:
+    text = linearise(REGISTER)
+    assert "Client: Kestrel Rail; Sector: Regional rail operator; Headquarters: Linz, Austria;" in text
+    assert text.startswith("# Client register *Snapshot.* Client: Stadsarchief Aalst;")
+    assert text.endswith("## Notes per client")
+    assert linearise("a | b | not a table") == "a | b | not a table"
+    multiline = "| a | b |\n|---|---|\n| 1 | 2 |\n\nafter"
+    assert linearise(multiline) == "a: 1; b: 2.\n\nafter"
+
+
+def test_lookup_reads_the_cell_the_question_asks_for() -> None:
+    docs = [("Board update", "Kestrel Rail signed."), ("Client register", REGISTER)]
+    found = lookup("In which city is Kestrel Rail headquartered?", docs)
+    assert found is not None and (found.answer, found.column, found.document) == ("Linz, Austria", "Headquarters", 1)
+    assert lookup("Who is the account owner of Kestrel Rail?", docs).answer == "Ruben De Smet"
+
+
+def test_lookup_leaves_the_rest_to_the_model() -> None:
+    docs = [("Client register", REGISTER)]
+    assert lookup("What is Kestrel Rail?", docs) is None  # no column asked for
+    assert lookup("Is Kestrel Rail headquartered in Linz?", docs) is None  # not a wh-question
+    assert lookup("In which city is Vellmar headquartered?", docs) is None  # no such row
+    other = [("Old register", REGISTER.replace("Linz, Austria", "Graz, Austria")), *docs]
+    assert lookup("In which city is Kestrel Rail headquartered?", other) is None  # two answers
