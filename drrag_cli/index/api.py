@@ -162,10 +162,11 @@ class Index:
         """(passages that hold ``phrase``, all passages): "Halyard Labs" stands in 25 of the
         sample corpus's 216, "Kestrel Rail" in 5; None where the backend cannot count
         (Milvus)."""
-        bm25 = getattr(self.backend, "bm25", None)
-        if bm25 is None:
+        from drrag_cli.index.backend import LocalBackend
+
+        if not isinstance(self.backend, LocalBackend):
             return None
-        return bm25.count(phrase), bm25.num_docs
+        return self.bm25.count(phrase), self.bm25.num_docs
 
     def siblings(self, ids: Sequence[int]) -> dict[int, list[int]]:
         """Passage id → all passage ids of its document, in order."""
