@@ -127,6 +127,14 @@ class MultiIndex:
                 out[self._gid(i, pid)] = [self._gid(i, p) for p in sibs]
         return out
 
+    def frequency(self, phrase: str) -> tuple[int, int] | None:
+        """(passages that hold ``phrase``, all passages) over every collection; None when
+        one of them cannot count (Milvus)."""
+        counts = [ix.frequency(phrase) for ix in self.indexes]
+        if any(c is None for c in counts):
+            return None
+        return sum(c[0] for c in counts if c), sum(c[1] for c in counts if c)
+
     def status(self) -> list[dict[str, Any]]:
         return [{"collection": name, **ix.status()} for name, ix in zip(self.names, self.indexes, strict=True)]
 

@@ -51,3 +51,10 @@ def test_hits_name_their_collection_and_passage(multi: MultiIndex) -> None:
     top = hits[0].passage
     assert top.collection == "wiki" and top.passage_id % 2 == 1
     assert multi.indexes[1].passages([top.passage_id // 2])[top.passage_id // 2].text == top.text
+
+
+def test_a_name_is_counted_in_every_collection(multi: MultiIndex) -> None:
+    # named hops (select/bridges.py) leave out names that too many passages hold
+    each = [ix.frequency("Heron") for ix in multi.indexes]
+    assert multi.frequency("Heron") == (sum(n for n, _ in each), sum(total for _, total in each))
+    assert multi.frequency("Heron")[0] >= 1 and multi.frequency("zzqx unseen name")[0] == 0
