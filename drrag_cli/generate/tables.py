@@ -20,6 +20,11 @@ _WH = re.compile(r"^\s*(?:(?:in|at|on|from|for|of|by|to)\s+)?(?:what|which|who|w
 _WORD = re.compile(r"[^\W_]+")
 
 
+def _plain(cell: str) -> str:
+    """A cell without Markdown emphasis ("**Author**" → "Author")."""
+    return cell.strip("*_ ").strip()
+
+
 def _key(text: str) -> str:
     return " ".join(_WORD.findall(text.lower()))
 
@@ -48,7 +53,8 @@ def _header(before: str, n: int) -> tuple[list[str], int] | None:
     if found is None:
         return None
     cells = [c.strip() for c in found.group(0).strip()[1:-1].split("|")]
-    return (cells, found.start()) if len(cells) == n and all(cells) else None
+    keyed = n == 2 and not any(cells)  # "| | |": a key-value table ("| **Author** | Priya Raman |")
+    return (cells, found.start()) if len(cells) == n and (all(cells) or keyed) else None
 
 
 def tables(text: str) -> list[tuple[list[str], list[list[str]], int, int]]:
@@ -74,11 +80,15 @@ def tables(text: str) -> list[tuple[list[str], list[list[str]], int, int]]:
 
 def linearise(text: str) -> str:
     """``text`` with each Markdown table (header, separator, rows) written as one sentence
-    per row, "Header: cell; Header: cell."; other text and malformed tables unchanged."""
+    per row, "Header: cell; Header: cell." (a key-value table with an empty header:
+    "Key: value."); other text and malformed tables unchanged."""
     out, done = [], 0
     for headers, rows, start, end in tables(text):
         out.append(text[done:start])
-        sentences = ("; ".join(f"{h}: {c}" for h, c in zip(headers, row, strict=True) if c) + "." for row in rows)
+        if any(headers):
+            sentences = ("; ".join(f"{h}: {c}" for h, c in zip(headers, row, strict=True) if c) + "." for row in rows)
+        else:  # key-value rows
+            sentences = (f"{_plain(key)}: {value}." for key, value in rows if key and value)
         out.append(" ".join(sentences))
         done = end
     out.append(text[done:])

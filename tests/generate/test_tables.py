@@ -42,3 +42,10 @@ def test_lookup_leaves_the_rest_to_the_model() -> None:
     assert lookup("In which city is Vellmar headquartered?", docs) is None  # no such row
     other = [("Old register", REGISTER.replace("Linz, Austria", "Graz, Austria")), *docs]
     assert lookup("In which city is Kestrel Rail headquartered?", other) is None  # two answers
+
+
+def test_a_key_value_table_becomes_key_value_sentences() -> None:
+    design = "# Design: Tidepool | | | |---|---| | **Author** | Priya Raman | | **Reviewers** | Tobias Lindqvist | "
+    design += "## Problem"
+    assert linearise(design) == "# Design: Tidepool Author: Priya Raman. Reviewers: Tobias Lindqvist. ## Problem"
+    assert lookup("Who is the author of Tidepool?", [("Design", design)]) is None  # no headers to ask for
