@@ -114,7 +114,8 @@ class AnswerSettings:
     # (generate/decompose.py; still one LLM call); one-call = the question exactly as asked
     mode: Literal["one-call", "decompose"] = "decompose"
     # decide "Which … more/first …, A or B?" by comparing the two values the fed text
-    # states (generate/compare.py; no LLM call), instead of letting the model pick a side
+    # states (generate/compare.py; no LLM call), instead of letting the model pick a side;
+    # also a table cell the question names by row and column (generate/tables.py)
     compare: bool = True
     # what the model reads: all = every selected document | linked = only the hops CFS
     # linked (each dynamic document and the static one that led to it) when it linked any:
