@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING
 from drrag_cli.generate.prompts import answer_options, neutralise
 from drrag_cli.index.links import core_title
 from drrag_cli.ingest.units import units
-from drrag_cli.select.bridges import CALENDAR, NAME_RE, STOP, WORD_RE, about, inside
+from drrag_cli.select.bridges import CALENDAR, NAME_RE, STOP, WORD_RE, inside
+from drrag_cli.select.bridges import about as is_about  # `about` names a title here
 
 if TYPE_CHECKING:
     from drrag_cli.retrieve.context import Selected
@@ -121,8 +122,6 @@ def named_bridge(documents: Sequence[Selected]) -> Bridge | None:
     return None
 
 
-
-
 def mentioned_bridge(question: str, documents: Sequence[Selected]) -> Bridge | None:
     """The bridge entity when it is not a document's title: a name (capitalised words or a
     `code` word) that one document states where the question points (its units sharing a
@@ -131,8 +130,8 @@ def mentioned_bridge(question: str, documents: Sequence[Selected]) -> Bridge | N
     cluster": Brackwater. The hops are each dynamic document from the static one CFS reached it
     through, then each static document from an earlier-ranked one of another file. Names
     the question holds, months and weekdays, capitalised words that never stand inside a
-    sentence, names the next hop is not about (:func:`~drrag_cli.select.bridges.about`) and names that more than
-    two fed files hold are not bridges; the next hop's own title, when the unit names it,
+    sentence, names the next hop is not about (:func:`~drrag_cli.select.bridges.about`)
+    and names that more than two fed files hold are not bridges; the next hop's own title, when the unit names it,
     comes before any other name ("former NBA player and North Carolina native Michael
     Jordan" leads to Michael Jordan's page)."""
     asked = _content(question)
@@ -155,7 +154,7 @@ def mentioned_bridge(question: str, documents: Sequence[Selected]) -> Bridge | N
                 key = f" {' '.join(WORD_RE.findall(name.lower()))} "
                 if len(name) < 3 or _content(name) & asked or key not in words:
                     continue
-                named = inside(name, unit, target) and about(name, target)
+                named = inside(name, unit, target) and is_about(name, target)
                 if named and sum(name.lower() in text for text in files.values()) <= 2:  # not the company's
                     return Bridge(name, unit, title, source)
     return None

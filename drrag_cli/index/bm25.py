@@ -86,15 +86,13 @@ class BM25Index:
         doc = self.searcher.doc
         return [(int(doc(addr)["pid"][0]), float(score)) for score, addr in hits]
 
-
     def count(self, phrase: str) -> int:
         """How many passages hold ``phrase`` (its words in a row, as the index tokenises)."""
-        words = [w for w in re.findall(r"[^\W_]+", phrase)]
+        words = re.findall(r"[^\W_]+", phrase)
         if not words:
             return 0
         query = self.index.parse_query(f'"{" ".join(words)}"', ["text"])
         return int(self.searcher.search(query, 1, count=True).count)
-
 
 _last: tuple[str, tantivy.Query | None] = ("", None)
 

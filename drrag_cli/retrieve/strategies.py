@@ -172,6 +172,7 @@ class CFS(BaseStrategy):
 
         def common(name: str) -> bool:
             return bridges.common(frequency(name))
+
         for i, (group, walk) in enumerate(zip(groups, walks, strict=True)):
             title, texts = group[0].passage.title, [d.passage.text for d in group]
             units = bridges.pointed_units(ctx.question, title, texts)

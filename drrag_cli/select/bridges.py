@@ -161,10 +161,11 @@ def names_hop(
 ) -> tuple[str, int] | None:
     """The name by which a first document (its pointed ``units_1``) leads to the document
     ``title_2`` / ``text_2``, with its distance to the question's words (CFS walks the
-    nearest first), or None. Either that document's own subject (its title without qualifiers) stands in a
-    pointed unit, or a pointed unit's name (:func:`names_in`) stands in the document, which
-    is about it (:func:`about`) or states near it one of the question words ``adds`` that
-    the first document lacks ("the Nortada Ferries headquarters in Aveiro"). One capitalised
+    nearest first), or None. Either that document's own subject (its title without
+    qualifiers) stands in a pointed unit, or a pointed unit's name (:func:`names_in`)
+    stands in the document, which is about it (:func:`about`) or states near it one of
+    the question words ``adds`` that the first document lacks ("the Nortada Ferries
+    headquarters in Aveiro"). One capitalised
     word ("Hannah", "VPN") links too many notes by nearness: it has to stand inside a
     sentence of the first document and be what the second is about ("Uppsala"). A
     ``common`` name (in more passages than :data:`COMMON` allows: "Halyard Labs", a ninth

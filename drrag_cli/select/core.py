@@ -134,6 +134,7 @@ def cfs_select(
     if rule not in RULES:
         raise ValueError(f"unknown CFS rule {rule!r} (choose {' or '.join(RULES)})")
     doc = doc or _same
+    named = sure or {}
     in_context = {doc(pid) for pid in static_ids}
     size = len(in_context)
     out = []
@@ -141,8 +142,7 @@ def cfs_select(
         order = list(walk)
         if rule == "best":  # stable: equal probabilities keep rank order
             order.sort(key=lambda item, i=i: -probs.get((i, item[0]), -1.0))
-        sure = sure or {}
-        order.sort(key=lambda item, i=i: sure.get((i, item[0]), math.inf))  # stable
+        order.sort(key=lambda item, i=i: named.get((i, item[0]), math.inf))  # stable
         taken = 0
         steps = []
         for pid, rank in order:
@@ -153,7 +153,7 @@ def cfs_select(
                 decision = "context full"
             elif taken >= per_static:
                 decision = "not needed (static doc satisfied)"
-            elif (prob is not None and prob >= threshold) or (i, pid) in sure:
+            elif (prob is not None and prob >= threshold) or (i, pid) in named:
                 decision = "kept"
                 taken += 1
                 size += 1
