@@ -22,6 +22,7 @@ from drrag_cli.index.links import core_title
 from drrag_cli.ingest.units import units
 from drrag_cli.select.bridges import CALENDAR, NAME_RE, STOP, WORD_RE, inside
 from drrag_cli.select.bridges import about as is_about  # `about` names a title here
+from drrag_cli.select.bridges import words as word_string  # `words` is a list in bridge_question
 
 if TYPE_CHECKING:
     from drrag_cli.retrieve.context import Selected
@@ -141,7 +142,7 @@ def mentioned_bridge(question: str, documents: Sequence[Selected]) -> Bridge | N
     for texts, title, target, target_title, source in _hops(documents):
         pointed = asked - _content(title)
         found = [u for t in texts for u in units(t) if pointed & _content(u)]
-        words = f" {' '.join(WORD_RE.findall(target.lower()))} "
+        target_words = word_string(target)
         subject = core_title(target_title).strip()
         for unit in sorted(found, key=lambda u: -len(pointed & _content(u))):
             if len(subject) >= 3 and subject.lower() in unit.lower() and not _content(subject) & asked:
@@ -151,8 +152,7 @@ def mentioned_bridge(question: str, documents: Sequence[Selected]) -> Bridge | N
                 while parts and (parts[0].lower() in STOP or parts[0].lower() in CALENDAR):
                     parts = parts[1:]
                 name = " ".join(parts)
-                key = f" {' '.join(WORD_RE.findall(name.lower()))} "
-                if len(name) < 3 or _content(name) & asked or key not in words:
+                if len(name) < 3 or _content(name) & asked or word_string(name) not in target_words:
                     continue
                 named = inside(name, unit, target) and is_about(name, target)
                 if named and sum(name.lower() in text for text in files.values()) <= 2:  # not the company's

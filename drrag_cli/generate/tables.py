@@ -17,16 +17,11 @@ from dataclasses import dataclass
 _SEPARATOR = re.compile(r"\|(?:\s*:?-{3,}:?\s*\|)+")
 _CELL = re.compile(r"([^|]*)\|")
 _WH = re.compile(r"^\s*(?:(?:in|at|on|from|for|of|by|to)\s+)?(?:what|which|who|whom|where|when)\b", re.I)
-_WORD = re.compile(r"[^\W_]+")
 
 
 def _plain(cell: str) -> str:
     """A cell without Markdown emphasis ("**Author**" → "Author")."""
     return cell.strip("*_ ").strip()
-
-
-def _key(text: str) -> str:
-    return " ".join(_WORD.findall(text.lower()))
 
 
 def _cells(text: str, start: int, n: int) -> tuple[list[str], int] | None:
@@ -48,13 +43,20 @@ def _cells(text: str, start: int, n: int) -> tuple[list[str], int] | None:
 
 
 def _header(before: str, n: int) -> tuple[list[str], int] | None:
-    """The header row of ``n`` cells that ``before`` ends with, and where it starts."""
-    found = re.search(r"\|(?:[^|]*\|){" + str(n) + r"}\s*$", before)
-    if found is None:
+    """The header row of ``n`` cells that ``before`` ends with (its last n + 1 "|", then
+    white space only), and where it starts; read from the end, so a passage full of
+    separator-like runs costs time in proportion to its length."""
+    tail = before.rstrip()
+    if not tail.endswith("|"):
         return None
-    cells = [c.strip() for c in found.group(0).strip()[1:-1].split("|")]
+    start = len(tail) - 1
+    for _ in range(n):
+        start = tail.rfind("|", 0, start)
+        if start < 0:
+            return None
+    cells = [c.strip() for c in tail[start + 1 : -1].split("|")]
     keyed = n == 2 and not any(cells)  # "| | |": a key-value table ("| **Author** | Priya Raman |")
-    return (cells, found.start()) if len(cells) == n and (all(cells) or keyed) else None
+    return (cells, start) if len(cells) == n and (all(cells) or keyed) else None
 
 
 def tables(text: str) -> list[tuple[list[str], list[list[str]], int, int]]:
@@ -113,19 +115,19 @@ def lookup(question: str, docs: Sequence[tuple[str, str]]) -> Lookup | None:
     asks for one of its columns (a header sharing a stem with the question's other words:
     "headquartered" → Headquarters), and every such row the fed ``docs`` (title, text)
     hold says the same; None otherwise (the model answers)."""
-    from drrag_cli.select.bridges import content
+    from drrag_cli.select.bridges import content, words
 
     if not _WH.match(question):
         return None
-    asked = f" {_key(question)} "
+    asked = words(question)
     found: dict[str, Lookup] = {}
     for number, (_title, text) in enumerate(docs):
         for headers, rows, _start, _end in tables(text):
             for row in rows:
-                key = _key(row[0])
-                if len(key) < 3 or f" {key} " not in asked:
+                key = words(row[0])
+                if len(key) < 5 or key not in asked:  # three characters at least, spaces around
                     continue
-                wanted = content(asked.replace(f" {key} ", " "))
+                wanted = content(asked.replace(key, " "))
                 columns = [j for j in range(1, len(headers)) if content(headers[j]) & wanted and row[j]]
                 if len(columns) == 1:
                     j = columns[0]

@@ -42,6 +42,8 @@ class Retriever(Protocol):
 
     def siblings(self, ids: Sequence[int]) -> dict[int, list[int]]: ...
 
+    def frequency(self, phrase: str) -> tuple[int, int] | None: ...
+
 
 class Classifier(Protocol):
     """The relevance classifier C(q, d1, d2) as CFS and CIS call it."""

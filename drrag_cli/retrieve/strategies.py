@@ -168,10 +168,12 @@ class CFS(BaseStrategy):
         out: dict[tuple[int, int], tuple[str, int]] = {}
         if answer_options(ctx.question):  # "A or B?", yes/no: the question names both hops
             return out
-        frequency = getattr(ctx.index, "frequency", lambda name: None)  # collections: not counted
+        seen: dict[str, bool] = {}  # one phrase count per name, not one per candidate
 
         def common(name: str) -> bool:
-            return bridges.common(frequency(name))
+            if name not in seen:
+                seen[name] = bridges.common(ctx.index.frequency(name))
+            return seen[name]
 
         for i, (group, walk) in enumerate(zip(groups, walks, strict=True)):
             title, texts = group[0].passage.title, [d.passage.text for d in group]

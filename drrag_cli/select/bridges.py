@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Sequence
+from functools import lru_cache
 
 from drrag_cli.index.links import core_title
 from drrag_cli.ingest.units import units
@@ -31,6 +32,12 @@ CALENDAR = frozenset(
 )
 WORD_RE = re.compile(r"[^\W_]+")
 NAME_RE = re.compile(r"`([^`\s]{3,40})`|\b([A-Z][\w-]+(?:[ ][A-Z][\w-]+)*)")
+
+
+def words(text: str) -> str:
+    """``text``'s words, lower-case, one space apart and one space around: a phrase test
+    by ``in`` (" kestrel rail " in words(text))."""
+    return f" {' '.join(WORD_RE.findall(text.lower()))} "
 
 
 def stem(word: str) -> str:
@@ -88,7 +95,8 @@ def common(frequency: tuple[int, int] | None) -> bool:
     return frequency is not None and frequency[0] > max(COMMON[0], COMMON[1] * frequency[1])
 
 
-def names_in(unit: str, question: str) -> list[tuple[str, int]]:
+@lru_cache(maxsize=4096)
+def names_in(unit: str, question: str) -> tuple[tuple[str, int], ...]:
     """The names ``unit`` holds (capitalised word runs, `code` words) that the question does
     not, each with its distance in words to the nearest question word of the unit (at most
     :data:`NEAR`), nearest first: in "Tern was built for Nortada Ferries ... Facilitator:
@@ -107,7 +115,7 @@ def names_in(unit: str, question: str) -> list[tuple[str, int]]:
         gap = _gap(hits, len(WORD_RE.findall(unit[: match.start()])), len(WORD_RE.findall(name)))
         if gap <= NEAR:
             out[name] = gap
-    return sorted(out.items(), key=lambda item: item[1])
+    return tuple(sorted(out.items(), key=lambda item: item[1]))
 
 
 def _gap(hits: Sequence[int], at: int, size: int) -> int:
@@ -115,26 +123,30 @@ def _gap(hits: Sequence[int], at: int, size: int) -> int:
     return min((max(at - h, h - (at + size - 1), 0) for h in hits), default=NEAR + 1)
 
 
+def _hits_and_places(text: str, stems: set[str], phrase: str) -> tuple[list[int], list[int], int]:
+    """Where ``text``'s words (lower-case) have one of ``stems``, where ``phrase`` starts
+    among them, and how many words ``phrase`` has."""
+    tokens = WORD_RE.findall(text.lower())
+    key = WORD_RE.findall(phrase.lower())
+    hits = [i for i, w in enumerate(tokens) if w not in STOP and stem(w) in stems]
+    places = [at for at in range(len(tokens) - len(key) + 1) if tokens[at : at + len(key)] == key]
+    return hits, places, len(key)
+
+
 def _near(name: str, text: str, adds: set[str]) -> bool:
     """``text`` holds one of the stems ``adds`` within :data:`NEAR` words of ``name``."""
-    words = WORD_RE.findall(text.lower())
-    key = [w.lower() for w in WORD_RE.findall(name)]
-    hits = [i for i, w in enumerate(words) if w not in STOP and stem(w) in adds]
-    return any(
-        _gap(hits, at, len(key)) <= NEAR for at in range(len(words) - len(key) + 1) if words[at : at + len(key)] == key
-    )
+    hits, places, size = _hits_and_places(text, adds, name)
+    return any(_gap(hits, at, size) <= NEAR for at in places)
 
 
 def _subject_gap(subject: str, units_1: Sequence[str], question: str) -> tuple[str, int] | None:
     """``subject`` with its least distance to the question's words in ``units_1`` (a
     unit that names a document's own title needs no nearness: the title is the link)."""
-    pointed, size = relation(question), len(WORD_RE.findall(subject))
-    key = [w.lower() for w in WORD_RE.findall(subject)]
+    pointed = relation(question)
     best = None
     for unit in units_1:
-        words = WORD_RE.findall(unit.lower())
-        hits = [i for i, w in enumerate(words) if w not in STOP and stem(w) in pointed]
-        for at in (i for i in range(len(words) - size + 1) if words[i : i + size] == key):
+        hits, places, size = _hits_and_places(unit, pointed, subject)
+        for at in places:
             gap = _gap(hits, at, size)
             if best is None or gap < best[1]:
                 best = (subject, gap)
@@ -145,10 +157,6 @@ def missing(question: str, title: str, texts: Iterable[str]) -> set[str]:
     """The question words beyond ``title``'s that none of a document's ``texts`` holds: what
     its second hop has to add."""
     return relation(question) - content(title) - content(" ".join(texts))
-
-
-def _words(text: str) -> str:
-    return f" {' '.join(WORD_RE.findall(text.lower()))} "
 
 
 def names_hop(
@@ -174,11 +182,11 @@ def names_hop(
     best: tuple[str, int] | None = None
     if len(subject) >= 3 and not content(subject) & content(question) and not common(subject):
         best = _subject_gap(subject, units_1, question)
-    words = _words(text_2)
+    text_words = words(text_2)
     for unit in units_1:
         for name, gap in names_in(unit, question):
             one = " " not in name and f"`{name}`" not in unit
-            if common(name) or _words(name) not in words:
+            if common(name) or words(name) not in text_words:
                 continue
             if one:  # "Uppsala": a capital inside a sentence, and the document is about it
                 if not (inside(name, unit) and about(name, text_2)):
