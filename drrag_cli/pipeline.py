@@ -251,20 +251,29 @@ class Pipeline:
         return retrieval, held
 
     def _reread(self, relation: str, passages: list[Passage], source: str) -> list[Passage]:
-        """After a decomposed rewrite, the bridge document's (``source``) passage closest to
-        what is asked of the bridge (the rewritten question without the entity: "In which
-        building is housed?") joins the context when it was not fed, after that document's
-        last one. The wiki page names Brackwater in one passage and says "It is housed in
-        the Vlasmarkt Annex" in the next; the original question found only the first."""
+        """After a decomposed rewrite, the bridge document's (``source``) passage that holds
+        most words of what is asked of the bridge (the rewritten question without the
+        entity: "In which building is housed?"), then the closest to it, joins the context
+        when it was not fed, in document order among that document's fed passages (after
+        the one before it). The wiki page names Brackwater in one passage and says "It is
+        housed in the Vlasmarkt Annex" in the next; the original question found only the
+        first, and "It" reads right only after it."""
         fed = [p.passage_id for p in passages if p.passage_id is not None and p.source == source]
         ids = self.index.siblings(fed[:1]).get(fed[0], []) if fed else []
         if not 1 < len(ids) <= WHOLE_DOCUMENT_MAX:
             return passages
-        best = ids[int((self.index.vectors(ids) @ self.index.embed([relation])[0]).argmax())]
+        from drrag_cli.select.bridges import content, most_added
+
+        found = self.index.passages(ids)
+        texts = [found[i].text if i in found else "" for i in ids]
+        scores = list(self.index.vectors(ids) @ self.index.embed([relation])[0])
+        best = most_added(ids, scores, texts, content(relation))
         if best in fed:
             return passages
-        last = max(i for i, p in enumerate(passages) if p.passage_id in ids)
-        return [*passages[: last + 1], self.index.passages([best])[best], *passages[last + 1 :]]
+        order = {pid: n for n, pid in enumerate(ids)}
+        before = [i for i, p in enumerate(passages) if order.get(p.passage_id, len(ids)) < order[best]]
+        at = before[-1] + 1 if before else min(i for i, p in enumerate(passages) if p.passage_id in order)
+        return [*passages[:at], found[best], *passages[at:]]
 
     def ask(
         self,

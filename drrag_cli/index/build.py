@@ -108,7 +108,9 @@ def prepare_runtime(settings: Settings) -> tuple[Embedder, dict[str, Any]]:
 
 
 def chunking_fingerprint(settings: Settings) -> dict[str, Any]:
-    return {"chunk_words": settings.index.chunk_words, "splitter": "spacy-sentencizer"}
+    from drrag_cli.ingest.loaders import READERS
+
+    return {"chunk_words": settings.index.chunk_words, "splitter": "spacy-sentencizer", "readers": READERS}
 
 
 def check_compatible(manifest: dict[str, Any], settings: Settings, root: Path, *, writing: bool = True) -> None:
@@ -199,7 +201,10 @@ def _build_locked(
     if old_store:
         old_store.close()
 
-    changes = _scan(walked.files, old_files, settings, report, progress)
+    # files read by older readers are read again (ingest.loaders.READERS)
+    readers = (old_manifest or {}).get("chunking", {}).get("readers", 1)
+    reread = bool(old_manifest) and readers != chunking_fingerprint(settings)["readers"]
+    changes = _scan(walked.files, old_files, settings, report, progress, reread=reread)
     given = {str(r) for r in walked.roots}
     roots = sorted(given if rebuild or replace else given | set(old_roots))
     report.roots = roots
@@ -268,7 +273,9 @@ class _Changes:
     seen: set[str] = field(default_factory=set)
 
 
-def _scan(files, old_files, settings: Settings, report: BuildReport, progress) -> _Changes:  # noqa: ANN001
+def _scan(  # noqa: ANN001
+    files, old_files, settings: Settings, report: BuildReport, progress, *, reread: bool = False
+) -> _Changes:
     from drrag_cli.index.vectors import content_hash
     from drrag_cli.ingest.chunking import chunk_document
     from drrag_cli.ingest.loaders import SkipFile, load_bytes, skip_reason
@@ -294,7 +301,7 @@ def _scan(files, old_files, settings: Settings, report: BuildReport, progress) -
             continue
         sha = hashlib.sha256(data).hexdigest()
         old = old_files.get(key)
-        if old and old[0] == sha:
+        if old and old[0] == sha and not reread:
             changes.seen.add(key)
             report.unchanged += 1
             if (old[1], old[2]) != (st.st_size, st.st_mtime):

@@ -1,5 +1,10 @@
 """HTML → (title, text): the boilerplate (script, style, nav, head) dropped, blocks kept as
-lines. Shared by the .html loader, e-book chapters and HTML-only mail."""
+lines, tables as Markdown tables (one row a line, the first row as header), inline
+``<code>`` in backticks. Shared by the .html loader, e-book chapters and HTML-only mail.
+
+A table's cells used to run together ("ToolWhat it doesOwner heron-cliQuery and ..."):
+the words at cell borders were lost to search, and neither the answer stage's table
+reading (:mod:`drrag_cli.generate.tables`) nor the named hops saw a row."""
 
 from __future__ import annotations
 
@@ -12,6 +17,8 @@ class _HTMLText(HTMLParser):
     BLOCK = {"p", "div", "br", "li", "ul", "ol", "tr", "table", "section", "article",
              "h1", "h2", "h3", "h4", "h5", "h6", "pre", "blockquote", "dd", "dt", "hr"}
 
+    CELL = {"td", "th"}
+
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
         self.parts: list[str] = []
@@ -19,22 +26,70 @@ class _HTMLText(HTMLParser):
         self.title = ""
         self.h1 = ""
         self._in: list[str] = []
+        self._rows: list[int] = []  # per open table: rows written so far
+        self._cells = 0  # cells of the row being written
+
+    def _emit(self, text: str) -> None:
+        if not self.skip_depth and "head" not in self._in:
+            self.parts.append(text)
+
+    def _in_cell(self) -> bool:
+        return any(tag in self.CELL for tag in self._in)
 
     def handle_starttag(self, tag: str, attrs) -> None:  # noqa: ANN001
         if tag in self.SKIP and tag != "head":
             self.skip_depth += 1
+        if tag == "table":
+            self._rows.append(0)
+        elif tag == "tr" and self._rows:
+            self._end_row()  # an unclosed <tr> before this one
+            self._cells = 0
+        elif tag in self.CELL and self._rows:
+            self._end_cell()  # an unclosed <td> before this one
+            self._emit("| " if self._cells == 0 else " | ")
+            self._cells += 1
+        elif tag == "code" and "pre" not in self._in:
+            self._emit("`")
         self._in.append(tag)
-        if tag in self.BLOCK:
-            self.parts.append("\n")
+        if tag in self.BLOCK and tag not in ("tr", "table"):
+            self._emit(" " if self._in_cell() else "\n")
+        elif tag == "table":
+            self._emit("\n")
 
     def handle_endtag(self, tag: str) -> None:
         if tag in self.SKIP and tag != "head" and self.skip_depth:
             self.skip_depth -= 1
+        if tag in self.CELL:
+            self._end_cell()
+            return
         if tag in self._in:
             while self._in and self._in.pop() != tag:
                 pass
-        if tag in self.BLOCK:
-            self.parts.append("\n")
+        if tag == "code" and "pre" not in self._in:
+            self._emit("`")
+        elif tag == "tr" and self._rows:
+            self._end_row()
+        elif tag == "table" and self._rows:
+            self._end_row()
+            self._rows.pop()
+            self._emit("\n")
+        elif tag in self.BLOCK:
+            self._emit(" " if self._in_cell() else "\n")
+
+    def _end_cell(self) -> None:
+        while self._in_cell():
+            self._in.pop()
+
+    def _end_row(self) -> None:
+        """Close the row being written; after a table's first row, the header separator."""
+        self._end_cell()
+        if not self._cells:
+            return
+        self._emit(" |\n")
+        if self._rows[-1] == 0:
+            self._emit("|" + "---|" * self._cells + "\n")
+        self._rows[-1] += 1
+        self._cells = 0
 
     def handle_data(self, data: str) -> None:
         if "title" in self._in:
@@ -44,6 +99,10 @@ class _HTMLText(HTMLParser):
             return
         if "h1" in self._in:
             self.h1 += data
+        if self._rows and not self._in_cell() and not data.strip():
+            return  # the white space between rows would split the table
+        if self._in_cell():
+            data = re.sub(r"\s+", " ", data.replace("|", "/"))  # one line, no stray cell border
         self.parts.append(data)
 
 

@@ -20,6 +20,10 @@ from drrag_cli.ingest.html_text import html_text
 from drrag_cli.question import clean_text
 from drrag_cli.types import Document
 
+# The readers' output version, kept in an index's manifest: when it changes, `drrag index`
+# reads every file again, changed bytes or not (passages whose text is the same keep their
+# cached vectors). 2: HTML tables as Markdown rows, inline code in backticks.
+READERS = 2
 OFFICE_SUFFIXES = frozenset({".docx", ".pptx", ".odt", ".epub"})  # ingest/office.py
 MAIL_SUFFIXES = frozenset({".eml", ".mbox"})  # ingest/mail.py
 

@@ -262,17 +262,24 @@ class RunContext:
         ids = self._siblings.get(group[0], list(group))
         return ids if len(ids) <= MAX_SIBLINGS else list(group)
 
-    def answering(self, pid: int) -> Passage:
-        """The passage of ``pid``'s document closest to the question (cosine with q): what
-        the model reads of a second-hop document. The walk found the document through
-        what links it to the first one ("Tobias Lindqvist" in a profile's header table);
-        the answer ("born in Uppsala") is often in another of its passages."""
+    def answering(self, pid: int, adds: frozenset[str] = frozenset()) -> Passage:
+        """The passage of ``pid``'s document that the model reads of a second-hop document:
+        the one holding most of ``adds`` (the question's words its first document lacks,
+        :func:`drrag_cli.select.bridges.missing`: what the second hop has to add), then the
+        closest to the question (cosine with q). The walk found the document through what
+        links it to the first one ("Tobias Lindqvist" in a profile's header table); the
+        answer ("born in Uppsala", "the Nortada Ferries headquarters in Aveiro") is often in
+        another of its passages, and the passage closest to the whole question can be one
+        about the first hop's topic instead (the Tern pilot in the Nortada visit notes)."""
         found = self.fetch([pid])[pid]
         ids = self.document([pid])
         if len(ids) < 2 or self.q_vec is None:
             return found
-        scores = self.vectors(ids) @ self.q_vec
-        best = ids[int(scores.argmax())]
+        from drrag_cli.select.bridges import most_added
+
+        found = self.fetch(ids)
+        texts = [found[i].text if i in found else "" for i in ids]
+        best = most_added(ids, list(self.vectors(ids) @ self.q_vec), texts, adds)
         return self.fetch([best])[best]
 
     def linked(self, groups: Sequence[Sequence[int]], lists: Sequence[Ranked]) -> list[list[int]]:

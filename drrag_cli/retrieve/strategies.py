@@ -74,6 +74,15 @@ def _walk_lists(ctx: RunContext, groups: list[list[Selected]], depth: int) -> tu
     return [g[0].passage.passage_id for g in groups], texts, vecs, lists
 
 
+def _adds(ctx: RunContext, groups: list[list[Selected]]) -> list[frozenset[str]]:
+    """For each static document, the question's words it lacks (:func:`drrag_cli.select.bridges.missing`)."""
+    from drrag_cli.select import bridges
+
+    return [
+        frozenset(bridges.missing(ctx.question, g[0].passage.title, [d.passage.text for d in g])) for g in groups
+    ]
+
+
 def _qdc(ctx: RunContext) -> tuple[list[Selected], dict[int, Any]]:
     """The QDC context, and the q* embedding of each static document (CIS reuses them)."""
     groups = static_docs(ctx)
@@ -81,7 +90,10 @@ def _qdc(ctx: RunContext) -> tuple[list[Selected], dict[int, Any]]:
     picks = core.qdc_select(static_ids, [[pid for pid, _ in ranked] for ranked in lists], ctx.k, ctx.doc_of)
     score_of = [dict(ranked) for ranked in lists]
     docs = [d for g in groups for d in g]
-    docs += [Selected(ctx.answering(pid), "dynamic", score_of[i][pid], via=static_ids[i]) for pid, i in picks]
+    adds = _adds(ctx, groups)
+    docs += [
+        Selected(ctx.answering(pid, adds[i]), "dynamic", score_of[i][pid], via=static_ids[i]) for pid, i in picks
+    ]
     ctx.trace["queries"] = [
         {"from": static_ids[i], "text": texts[i], "picked": [pid for pid, j in picks if j == i]}
         for i in range(len(groups))
@@ -128,10 +140,12 @@ class CFS(BaseStrategy):
             doc=ctx.doc_of, sure={owner: gap for owner, (_, gap) in named.items()},
         )
         score_of = [dict(ranked) for ranked in lists]
+        adds = _adds(ctx, groups)
         docs = [d for g in groups for d in g]
         docs += [
             Selected(
-                ctx.answering(d.pid), "dynamic", score_of[d.static].get(d.pid, 0.0), d.prob, via=static_ids[d.static]
+                ctx.answering(d.pid, adds[d.static]), "dynamic", score_of[d.static].get(d.pid, 0.0), d.prob,
+                via=static_ids[d.static],
             )
             for d in core.kept(decisions)
         ]

@@ -16,7 +16,7 @@ Pure text functions: no index, no model.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence, Set
 from functools import lru_cache
 
 from drrag_cli.index.links import core_title
@@ -151,6 +151,15 @@ def _subject_gap(subject: str, units_1: Sequence[str], question: str) -> tuple[s
             if best is None or gap < best[1]:
                 best = (subject, gap)
     return best
+
+
+def most_added(ids: Sequence[int], scores: Sequence[float], texts: Sequence[str], adds: Set[str]) -> int:
+    """The id (of ``ids``, with their ``scores`` and ``texts``) whose text holds most of the
+    stems ``adds``, then the best scored: the passage of a second-hop document that says
+    what the first hop lacks ("the Nortada Ferries headquarters in Aveiro", "It is housed in
+    the Vlasmarkt Annex") rather than the one most like the whole question."""
+    covered = [len(adds & content(text)) if adds else 0 for text in texts]
+    return ids[max(range(len(ids)), key=lambda j: (covered[j], float(scores[j])))]
 
 
 def missing(question: str, title: str, texts: Iterable[str]) -> set[str]:

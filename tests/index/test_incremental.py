@@ -86,3 +86,18 @@ def test_empty_corpus_is_an_error_and_writes_nothing(tmp_path: Path, settings: S
     with pytest.raises(InputError, match="no indexable text"):
         Index.build([empty], settings)
     assert not list(Path(settings.index.path).glob("gen-*"))
+
+
+def test_files_read_by_older_readers_are_read_again(corpus: Path, settings: Settings, monkeypatch) -> None:  # noqa: ANN001
+    """A new reader (ingest.loaders.READERS) re-reads unchanged files; same text keeps its vectors."""
+    from drrag_cli.ingest import loaders
+
+    Index.build([corpus], settings)
+    newer = loaders.READERS + 1
+    monkeypatch.setattr(loaders, "READERS", newer)
+    report = Index.build([corpus], settings)
+    assert (report.updated, report.unchanged) == (6, 0) and report.published
+    assert report.passages_embedded == 0  # the same passages: vectors from the cache
+    assert Index.open(settings).manifest["chunking"]["readers"] == newer
+    again = Index.build([corpus], settings)
+    assert again.unchanged == 6 and not again.published

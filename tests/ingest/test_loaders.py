@@ -49,6 +49,24 @@ def test_text_rst_html_pdf_records(tmp_path: Path) -> None:
     assert records[0].source.endswith("records.jsonl#r1")
 
 
+def test_html_tables_become_markdown_rows(tmp_path: Path) -> None:
+    """Cells no longer run together ("ToolWhat it doesOwner"); the answer stage reads the rows."""
+    from drrag_cli.generate.tables import linearise
+    from drrag_cli.ingest.html_text import html_text
+
+    page = (
+        "<html><head><title>Onboarding</title></head><body><h2>Tools</h2>\n<table>\n"
+        "  <tr><th>Tool</th><th>Owner</th></tr>\n"
+        "  <tr><td><code>ebbtide</code></td><td><p>Dmitri</p><p>Volkov</p></td></tr>\n"
+        "  <tr><td>a|b</td><td>Sofie Janssens</td></tr>\n</table><p>Run <code>tally</code> weekly.</p></body></html>"
+    )
+    title, text = html_text(page)
+    assert title == "Onboarding"
+    assert "| Tool | Owner |\n|---|---|\n| `ebbtide` | Dmitri Volkov |\n| a/b | Sofie Janssens |" in text
+    assert "Run `tally` weekly." in text
+    assert "Tool: `ebbtide`; Owner: Dmitri Volkov." in linearise(" ".join(text.split()))
+
+
 def test_json_list_corpus(tmp_path: Path) -> None:
     path = tmp_path / "c.json"
     path.write_text('[{"title": "A", "text": "alpha text"}, {"title": "B", "text": "beta text"}]')

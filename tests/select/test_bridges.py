@@ -63,3 +63,13 @@ def test_a_row_of_a_table_on_one_line_is_about_its_first_cell() -> None:
     one_line = "# Clients | Client | City | |---|---| | Nortada Ferries | Aveiro | | Kestrel Rail | Linz |"
     assert bridges.about("Kestrel Rail", one_line) and bridges.about("Nortada Ferries", one_line)
     assert not bridges.about("Linz", one_line)
+
+
+def test_most_added_prefers_the_passage_that_says_what_the_first_hop_lacks() -> None:
+    """The visit notes' passage about the pilot is closer to the whole Tern question; the
+    one naming the headquarters adds what the retrospective lacks."""
+    adds = bridges.missing(TERN, "Tern retrospective", [RETRO])
+    assert adds == {"city", "headq", "clien"}
+    texts = ["Workshop on the assistant pilot with their IT lead.", VISIT]
+    assert bridges.most_added([7, 8], [0.61, 0.42], texts, adds) == 8
+    assert bridges.most_added([7, 8], [0.61, 0.42], texts, set()) == 7  # nothing to add: the closest
