@@ -110,15 +110,62 @@ class Lookup:
         return {"row": self.row, "column": self.column, "answer": self.answer}
 
 
+# "Who wrote / owns / leads ...?": the keys of a key-value table ("| **Author** | Priya
+# Raman |", a note's metadata) that name who did it.
+_AGENTS = (
+    (re.compile(r"\b(?:wrote|writes|written|write|authored)\b", re.I), ("author", "authors", "writer")),
+    (re.compile(r"\b(?:owns|owned|own)\b", re.I), ("owner", "owners")),
+    (re.compile(r"\b(?:leads|led|lead)\b", re.I), ("lead", "leader", "project lead")),
+    (re.compile(r"\b(?:founded)\b", re.I), ("founder", "founders")),
+    (re.compile(r"\b(?:maintains|maintained)\b", re.I), ("maintainer", "maintainers")),
+    (re.compile(r"\b(?:facilitated)\b", re.I), ("facilitator",)),
+    (re.compile(r"\b(?:reviewed)\b", re.I), ("reviewer", "reviewers")),
+)
+_KEYS = frozenset(key for _verb, names in _AGENTS for key in names if " " not in key)
+_WHO = re.compile(r"^\s*who\b", re.I)
+
+
+def _agent(question: str, docs: Sequence[tuple[str, str]]) -> Lookup | None:
+    """"Who wrote the design document for the reranker ...?" over a document whose key-value
+    table says "Author: Priya Raman": the value under the key the question's verb names, in
+    the fed document whose title shares most content words with the question (at least
+    one), when that document's table says one thing; None otherwise."""
+    from drrag_cli.select.bridges import content
+
+    if not _WHO.match(question):
+        return None
+    keys = {key for verb, names in _AGENTS if verb.search(question) for key in names}
+    keys |= {word for word in re.findall(r"[a-z]+", question.lower()) if word in _KEYS}  # "Who is the author of"
+    asked = content(question)
+    best: tuple[int, list[Lookup]] = (0, [])
+    for number, (title, text) in enumerate(docs):
+        shared = len(content(title) & asked)
+        if not keys or shared < max(1, best[0]):
+            continue
+        cells = [
+            Lookup(value, title, _plain(key), number)
+            for headers, rows, _start, _end in tables(text) if not any(headers)
+            for key, value in rows if _plain(key).lower() in keys and value
+        ]  # fmt: skip
+        if cells:
+            best = (shared, cells) if shared > best[0] else (shared, best[1] + cells)
+    found = {cell.answer.lower(): cell for cell in best[1]}
+    return next(iter(found.values())) if len(found) == 1 else None
+
+
 def lookup(question: str, docs: Sequence[tuple[str, str]]) -> Lookup | None:
     """The answer when the question names a table row (its first cell, "Kestrel Rail") and
     asks for one of its columns (a header sharing a stem with the question's other words:
     "headquartered" → Headquarters), and every such row the fed ``docs`` (title, text)
-    hold says the same; None otherwise (the model answers)."""
+    hold says the same; or, for "Who wrote ...?", a key-value table's author (:func:`_agent`);
+    None otherwise (the model answers)."""
     from drrag_cli.select.bridges import content, words
 
     if not _WH.match(question):
         return None
+    agent = _agent(question, docs)
+    if agent is not None:
+        return agent
     asked = words(question)
     found: dict[str, Lookup] = {}
     for number, (_title, text) in enumerate(docs):

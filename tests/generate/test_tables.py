@@ -49,3 +49,18 @@ def test_a_key_value_table_becomes_key_value_sentences() -> None:
     design += "## Problem"
     assert linearise(design) == "# Design: Tidepool Author: Priya Raman. Reviewers: Tobias Lindqvist. ## Problem"
     assert lookup("Who is the author of Tidepool?", [("Design", design)]) is None  # no headers to ask for
+
+
+def test_who_wrote_reads_the_author_of_the_document_the_question_describes() -> None:
+    design = "# Design: Tidepool | | | |---|---| | **Author** | Priya Raman | | **Reviewers** | Tobias Lindqvist | "
+    changelog = "## 1.3.0 Added the Tidepool reranker (see its design document)."
+    docs = [("Changelog", changelog), ("Design: Tidepool, a second-stage reranker", design)]
+    question = "Who wrote the design document for the reranker that was added to Heron in version 1.3.0?"
+    found = lookup(question, docs)
+    assert found is not None and (found.answer, found.column, found.document) == ("Priya Raman", "Author", 1)
+    assert lookup("Who is the author of Tidepool?", docs).answer == "Priya Raman"
+    assert lookup("Who reviewed the Tidepool design?", docs).answer == "Tobias Lindqvist"
+    assert lookup("When was the Tidepool design written?", docs) is None  # not "who"
+    assert lookup("Who wrote the changelog?", docs) is None  # the changelog has no author row
+    other = ("Design: Tidepool reranker, draft", design.replace("Priya Raman", "Jonas Weber"))
+    assert lookup("Who wrote the Tidepool reranker design?", [*docs, other]) is None  # two authors, equally named
