@@ -317,6 +317,7 @@ class Pipeline:
                 on_token=on_token,
                 guard=self.settings.answer.guard,
                 decide_comparisons=self.settings.answer.compare,
+                rewritten_from=question if asked != question else "",
             )
         answer.suspicious = held + answer.suspicious
         timings = {

@@ -25,6 +25,7 @@ from drrag_cli.generate.prompts import (
     chat_messages,
     clean_answer,
     completion_prompt,
+    year_options,
 )
 from drrag_cli.generate.tables import Lookup, lookup
 from drrag_cli.types import Passage
@@ -185,6 +186,7 @@ def generate_answer(
     style: PromptStyle = DEFAULT_STYLE,
     guard: bool = True,
     decide_comparisons: bool = True,
+    rewritten_from: str = "",
 ) -> Answer:
     """Answer ``question`` from ``passages`` (best-first) with exactly one LLM call.
 
@@ -195,6 +197,8 @@ def generate_answer(
     do, they are shown with those sentences removed), and an answer that only the hostile
     text could have given is withheld. With ``decide_comparisons``, an "A or B?" comparison
     whose two values the fed text states (:mod:`.compare`) is decided in code, with no call.
+    A year question is answered with a year the fed text states and neither ``question``
+    nor the question it was ``rewritten_from`` does (:func:`.prompts.year_options`).
     """
     max_tokens = max_tokens if max_tokens is not None else llm.max_tokens
     if not passages:
@@ -215,13 +219,14 @@ def generate_answer(
         if on_token is not None:
             on_token(decided.text)
         return decided
+    fed = [f"{title} {text}" for title, text in docs]
+    allowed = options or (year_options(f"{question} {rewritten_from}", fed) if style.constrain else ())
     if llm.has_chat_template:
         messages = chat_messages(question, docs, style)
-        raw = llm.chat(messages, max_tokens=max_tokens, on_token=stream, options=options)
+        raw = llm.chat(messages, max_tokens=max_tokens, on_token=stream, options=allowed)
     else:
-        raw = llm.complete(prompt, max_tokens=max_tokens, stop=COMPLETION_STOP, on_token=stream, options=options)
+        raw = llm.complete(prompt, max_tokens=max_tokens, stop=COMPLETION_STOP, on_token=stream, options=allowed)
     elapsed = time.perf_counter() - start
-    fed = [f"{title} {text}" for title, text in docs]
     text = supported_part(clean_answer(raw), fed)
     withheld = ""
     if suspicious and text not in options and not is_supported(text, fed):

@@ -374,11 +374,14 @@ def _keeps_state(model: Any, tokens: list[int], fixed: int) -> bool:  # noqa: AN
 
 
 def _grammar(options: Sequence[str]) -> Any:
-    """A GBNF grammar whose only sentences are ``options`` (quotes and backslashes escaped)."""
+    """A GBNF grammar whose only sentences are ``options`` (quotes and backslashes escaped),
+    after an optional space: a completion prompt ends in "Answer:", and the model's own
+    next token carries the space (" 2014"); without it the grammar forces tokens the
+    model rarely writes there, and its choice among the options changes."""
     from llama_cpp import LlamaGrammar
 
     quoted = [json.dumps(o, ensure_ascii=False) for o in options]
-    return LlamaGrammar.from_string("root ::= " + " | ".join(quoted), verbose=False)
+    return LlamaGrammar.from_string('root ::= " "? (' + " | ".join(quoted) + ")", verbose=False)
 
 
 def _merge_system(messages: list[dict[str, str]]) -> list[dict[str, str]]:

@@ -208,6 +208,23 @@ def answer_options(question: str) -> tuple[str, ...]:
     return ()
 
 
+_YEAR_Q = re.compile(r"\b(?:what|which)\s+year\b", re.IGNORECASE)
+_YEAR = re.compile(r"(?<![\d,.])(1[0-9]{3}|20[0-9]{2})(?!\d|[,.]\d)")  # not 1,900 or 2014.5
+
+
+def year_options(question: str, texts: Sequence[str]) -> tuple[str, ...]:
+    """For "In what / which year ...?": the years the fed ``texts`` state that the question
+    does not, in order of appearance, for a constrained answer; () for other questions or
+    when the text states none. Gemma-3-270M otherwise gives a year the question holds ("In
+    which year was the King who made the 1925 Birthday Honours born?" → 1925) or one of
+    its own; a year it picks from the text is kept as it was (greedy decoding under the
+    grammar takes the same tokens)."""
+    if not _YEAR_Q.search(question):
+        return ()
+    asked = set(_YEAR.findall(question))
+    return tuple(dict.fromkeys(y for text in texts for y in _YEAR.findall(text) if y not in asked))
+
+
 def clean_answer(raw: str) -> str:
     """First non-empty line, stripped and capped; :data:`FALLBACK_ANSWER` when empty."""
     for line in raw.splitlines():

@@ -30,6 +30,7 @@ class FakeGenerator:
 
     def complete(self, prompt: str, *, max_tokens: int, stop=None, on_token=None, options=()) -> str:
         self.calls.append(("complete", prompt))
+        self.options = tuple(options)
         if on_token is not None:
             for piece in self.output.split(" "):
                 on_token(piece)
@@ -143,3 +144,16 @@ def test_an_appended_unread_part_is_cut() -> None:
     assert supported_part("Gävle, Uppsala", texts) == "Gävle"
     assert supported_part("Stockholm, Sweden", texts) == "Stockholm, Sweden"  # nothing to keep: unchanged
     assert supported_part("Uppsala", texts) == "Uppsala"
+
+
+def test_a_year_question_is_constrained_to_the_years_the_text_states() -> None:
+    fake = FakeGenerator(output=" 1865")
+    text = "George V (born 3 June 1865) made the 1925 Birthday Honours; he died in 1936."
+    doc = Passage(source="g.md", title="George V", text=text, ordinal=0, char_start=0, char_end=len(text))
+    answer = generate_answer(fake, "In which year was the King who made the 1925 Birthday Honours born?", [doc])
+    assert answer.text == "1865" and fake.options == ("1865", "1936")
+    generate_answer(fake, "Who made the 1925 Birthday Honours?", [doc])
+    assert fake.options == ()  # an open question is not constrained
+    original = "In which year was the King who made the 1925 Birthday Honours born?"
+    generate_answer(fake, "In which year was George V born?", [doc], rewritten_from=original)
+    assert fake.options == ("1865", "1936")  # the year the question first held stays out

@@ -74,3 +74,11 @@ def test_answer_options_are_the_questions_own_sides_or_yes_no() -> None:
     assert answer_options("Are Medici and Senet both board games?") == ("yes", "no")
     assert answer_options("Was Heron or Plover released first?") == ()  # no comma: left open
     assert answer_options("In which city was the lead engineer of Project Heron born?") == ()
+
+
+def test_year_questions_are_answered_with_a_year_the_text_states() -> None:
+    fed = ["George V (3 June 1865 - 20 January 1936) was King. He made the 1925 Birthday Honours.", "In 1,900 cases"]
+    question = "In which year was the King who made the 1925 Birthday Honours born?"
+    assert prompts.year_options(question, fed) == ("1865", "1936")  # not the question's own 1925
+    assert prompts.year_options("What year did it open?", ["No date here, only 12345 and 1,999."]) == ()
+    assert prompts.year_options("When was George V born?", fed) == ()  # a date, not only a year
