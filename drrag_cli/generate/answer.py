@@ -196,10 +196,8 @@ def generate_answer(
     passages that address the model (:mod:`.guard`) are held out of the prompt (when all
     do, they are shown with those sentences removed), and an answer that only the hostile
     text could have given is withheld. With ``decide_comparisons``, an "A or B?" comparison
-    whose two values the fed text states (:mod:`.compare`) is decided in code, with no call.
-    A year question is answered with a year the fed text states and neither ``question``
-    nor the question it was ``rewritten_from`` does (:func:`.prompts.year_options`).
-    """
+    whose two values the fed text states (:mod:`.compare`) is decided in code, with no call; a
+    year question gets a year the fed text states, ``question``/``rewritten_from`` not (.prompts)."""
     max_tokens = max_tokens if max_tokens is not None else llm.max_tokens
     if not passages:
         return Answer(FALLBACK_ANSWER, [], [], "", 0, 0.0, 0)

@@ -201,8 +201,7 @@ def _build_locked(
     if old_store:
         old_store.close()
 
-    # files read by older readers are read again (ingest.loaders.READERS)
-    readers = (old_manifest or {}).get("chunking", {}).get("readers", 1)
+    readers = (old_manifest or {}).get("chunking", {}).get("readers", 1)  # older readers: read again
     reread = bool(old_manifest) and readers != chunking_fingerprint(settings)["readers"]
     changes = _scan(walked.files, old_files, settings, report, progress, reread=reread)
     given = {str(r) for r in walked.roots}
@@ -273,9 +272,7 @@ class _Changes:
     seen: set[str] = field(default_factory=set)
 
 
-def _scan(  # noqa: ANN001
-    files, old_files, settings: Settings, report: BuildReport, progress, *, reread: bool = False
-) -> _Changes:
+def _scan(files, old_files, settings: Settings, report: BuildReport, progress, *, reread: bool = False) -> _Changes:  # noqa: ANN001
     from drrag_cli.index.vectors import content_hash
     from drrag_cli.ingest.chunking import chunk_document
     from drrag_cli.ingest.loaders import SkipFile, load_bytes, skip_reason

@@ -340,17 +340,12 @@ class OnnxModel:
             opts.inter_op_num_threads = 1
             opts.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
             opts.log_severity_level = 3
-            # Threads sleep instead of spinning between runs. Measured on 2 cores, one dev500
-            # question: 1 thread p50 7.6 ms; 2 spinning 3.7 ms idle but 10.2 ms beside one busy
-            # process; 2 not spinning 5.4 ms idle and 6.4 ms beside it. So queries use every
-            # core too, and a busy machine (or a server's concurrent searches) is not starved.
+            # Threads sleep instead of spinning between runs. Measured on 2 cores, one dev500 question:
+            # 1 thread p50 7.6 ms; 2 spinning 3.7 ms idle but 10.2 ms beside one busy process; 2 not
+            # spinning 5.4 / 6.4 ms. So queries use every core, and a busy machine is not starved.
             opts.add_session_config_entry("session.intra_op.allow_spinning", "0")
-            if self.meta.get("graph") == "bert-fused":
-                # Already optimised offline (_fuse): onnxruntime's own pass at load finds
-                # nothing to gain but costs a cold process 0.05-0.18 s (session creation 0.15
-                # vs 0.20-0.33 s; query 4.5 vs 4.9 ms, batch 32x200 1.63 vs 1.67 s; vectors
-                # cosine >= 0.9999998 to the optimised session, and self_check still applies).
-                opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
+            if self.meta.get("graph") == "bert-fused":  # fused offline (_fuse): onnxruntime's own pass
+                opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL  # costs 0.05-0.18 s
             self._sessions[threads] = ort.InferenceSession(
                 str(self.folder / "model.onnx"), opts, providers=["CPUExecutionProvider"]
             )

@@ -46,7 +46,10 @@ class _HTMLText(HTMLParser):
             self._cells = 0
         elif tag in self.CELL and self._rows:
             self._end_cell()  # an unclosed <td> before this one
-            self._emit("| " if self._cells == 0 else " | ")
+            opens_row = self._cells == 0
+            if opens_row and self.parts and not self.parts[-1].endswith("\n"):
+                self._emit("\n")  # a caption (or a table inside a cell) before the row
+            self._emit("| " if opens_row else " | ")
             self._cells += 1
         elif tag == "code" and "pre" not in self._in:
             self._emit("`")
