@@ -136,11 +136,13 @@ def _agent(question: str, docs: Sequence[tuple[str, str]]) -> Lookup | None:
         return None
     keys = {key for verb, names in _AGENTS if verb.search(question) for key in names}
     keys |= {word for word in re.findall(r"[a-z]+", question.lower()) if word in _KEYS}  # "Who is the author of"
+    if not keys:
+        return None
     asked = content(question)
     best: tuple[int, list[Lookup]] = (0, [])
     for number, (title, text) in enumerate(docs):
         shared = len(content(title) & asked)
-        if not keys or shared < max(1, best[0]):
+        if shared < max(1, best[0]):
             continue
         cells = [
             Lookup(value, title, _plain(key), number)

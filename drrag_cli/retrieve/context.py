@@ -277,8 +277,8 @@ class RunContext:
             return found
         from drrag_cli.select.bridges import most_added
 
-        found = self.fetch(ids)
-        texts = [found[i].text if i in found else "" for i in ids]
+        whole = self.fetch(ids)
+        texts = [whole[i].text if i in whole else "" for i in ids]
         best = most_added(ids, list(self.vectors(ids) @ self.q_vec), texts, adds)
         return self.fetch([best])[best]
 
