@@ -123,13 +123,25 @@ _AGENTS = (
 )
 _KEYS = frozenset(key for _verb, names in _AGENTS for key in names if " " not in key)
 _WHO = re.compile(r"^\s*who\b", re.I)
+_CLAUSE = re.compile(r"\b(?:that|which|who|whom|whose|where|when)\b", re.I)
+
+
+def _object(question: str, keys: set[str]) -> str:
+    """What the question asks the agent of: the words after its verb or key word, up to a
+    relative clause ("Who owns [the command-line tool] that the how-to ... tells you to
+    use?"): the document must be that thing, not one the clause mentions."""
+    starts = [m.end() for verb, _names in _AGENTS if (m := verb.search(question))]
+    starts += [m.end() for key in keys if (m := re.search(rf"\b{key}\b", question, re.I))]
+    rest = question[min(starts) :] if starts else question
+    return _CLAUSE.split(rest, maxsplit=1)[0]
 
 
 def _agent(question: str, docs: Sequence[tuple[str, str]]) -> Lookup | None:
     """"Who wrote the design document for the reranker ...?" over a document whose key-value
     table says "Author: Priya Raman": the value under the key the question's verb names, in
-    the fed document whose title shares most content words with the question (at least
-    one), when that document's table says one thing; None otherwise."""
+    the fed document whose title shares most content words with what the question asks
+    the agent of (:func:`_object`; at least one), when that document's table says one
+    thing; None otherwise."""
     from drrag_cli.select.bridges import content
 
     if not _WHO.match(question):
@@ -138,7 +150,7 @@ def _agent(question: str, docs: Sequence[tuple[str, str]]) -> Lookup | None:
     keys |= {word for word in re.findall(r"[a-z]+", question.lower()) if word in _KEYS}  # "Who is the author of"
     if not keys:
         return None
-    asked = content(question)
+    asked = content(_object(question, keys))
     best: tuple[int, list[Lookup]] = (0, [])
     for number, (title, text) in enumerate(docs):
         shared = len(content(title) & asked)

@@ -64,3 +64,11 @@ def test_who_wrote_reads_the_author_of_the_document_the_question_describes() -> 
     assert lookup("Who wrote the changelog?", docs) is None  # the changelog has no author row
     other = ("Design: Tidepool reranker, draft", design.replace("Priya Raman", "Jonas Weber"))
     assert lookup("Who wrote the Tidepool reranker design?", [*docs, other]) is None  # two authors, equally named
+
+
+def test_who_owns_a_thing_a_document_mentions_is_not_that_documents_owner() -> None:
+    howto = "# How to restore files | | | |---|---| | **Owner** | Jonas Weber | Use `ebbtide` to restore."
+    docs = [("How to restore files from the nightly backup", howto)]
+    question = "Who owns the command-line tool that the how-to for restoring files from the nightly backup uses?"
+    assert lookup(question, docs) is None  # the tool's owner is asked, not the how-to's
+    assert lookup("Who owns the how-to for restoring files?", docs).answer == "Jonas Weber"
