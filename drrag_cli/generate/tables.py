@@ -126,31 +126,33 @@ _WHO = re.compile(r"^\s*who\b", re.I)
 _CLAUSE = re.compile(r"\b(?:that|which|who|whom|whose|where|when)\b", re.I)
 
 
-def _object(question: str, keys: set[str]) -> str:
-    """What the question asks the agent of: the words after its verb or key word, up to a
-    relative clause ("Who owns [the command-line tool] that the how-to ... tells you to
-    use?"): the document must be that thing, not one the clause mentions."""
-    starts = [m.end() for verb, _names in _AGENTS if (m := verb.search(question))]
-    starts += [m.end() for key in keys if (m := re.search(rf"\b{key}\b", question, re.I))]
+def _asked_agent(question: str) -> tuple[set[str], str]:
+    """The table keys a "Who ...?" question names (by its verb, "wrote" → author, or by the
+    key itself, "the author of") and what it asks the agent of: the words after that verb
+    or key, up to a relative clause ("Who owns [the command-line tool] that the how-to ...
+    tells you to use?"): the document must be that thing, not one the clause mentions."""
+    verbs = [(m, names) for verb, names in _AGENTS if (m := verb.search(question))]
+    nouns = [m for m in re.finditer(r"[A-Za-z]+", question) if m.group(0).lower() in _KEYS]
+    keys = {key for _m, names in verbs for key in names} | {m.group(0).lower() for m in nouns}
+    starts = [m.end() for m, _names in verbs] + [m.end() for m in nouns]
     rest = question[min(starts) :] if starts else question
-    return _CLAUSE.split(rest, maxsplit=1)[0]
+    return keys, _CLAUSE.split(rest, maxsplit=1)[0]
 
 
 def _agent(question: str, docs: Sequence[tuple[str, str]]) -> Lookup | None:
     """"Who wrote the design document for the reranker ...?" over a document whose key-value
     table says "Author: Priya Raman": the value under the key the question's verb names, in
     the fed document whose title shares most content words with what the question asks
-    the agent of (:func:`_object`; at least one), when that document's table says one
+    the agent of (:func:`_asked_agent`; at least one), when that document's table says one
     thing; None otherwise."""
     from drrag_cli.select.bridges import content
 
     if not _WHO.match(question):
         return None
-    keys = {key for verb, names in _AGENTS if verb.search(question) for key in names}
-    keys |= {word for word in re.findall(r"[a-z]+", question.lower()) if word in _KEYS}  # "Who is the author of"
+    keys, thing = _asked_agent(question)
     if not keys:
         return None
-    asked = content(_object(question, keys))
+    asked = content(thing)
     best: tuple[int, list[Lookup]] = (0, [])
     for number, (title, text) in enumerate(docs):
         shared = len(content(title) & asked)

@@ -280,7 +280,7 @@ class RunContext:
         whole = self.fetch(ids)
         texts = [whole[i].text if i in whole else "" for i in ids]
         best = most_added(ids, list(self.vectors(ids) @ self.q_vec), texts, adds)
-        return self.fetch([best])[best]
+        return whole[best]
 
     def linked(self, groups: Sequence[Sequence[int]], lists: Sequence[Ranked]) -> list[list[int]]:
         """For each static document (its passage ids) the documents it links to (from any

@@ -134,13 +134,13 @@ class CFS(BaseStrategy):
         probs = ctx.timed("classify_s", lambda: self._predict(ctx, static_ids, owners, views, qstar_vecs))
         prob_of = {owner: float(prob) for owner, prob in zip(owners, probs, strict=True)}
         threshold = ctx.threshold(p.rule)
-        named = self._named(ctx, groups, walks, found) if p.named_hops else {}
+        adds = _adds(ctx, groups)
+        named = self._named(ctx, groups, walks, found, adds) if p.named_hops else {}
         decisions = core.cfs_select(
             static_ids, walks, prob_of, k=p.k, threshold=threshold, rule=p.rule, per_static=p.per_static,
             doc=ctx.doc_of, sure={owner: gap for owner, (_, gap) in named.items()},
         )
         score_of = [dict(ranked) for ranked in lists]
-        adds = _adds(ctx, groups)
         docs = [d for g in groups for d in g]
         docs += [
             Selected(
@@ -171,11 +171,11 @@ class CFS(BaseStrategy):
 
     @staticmethod
     def _named(
-        ctx: RunContext, groups: list[list[Selected]], walks: list, found: dict
+        ctx: RunContext, groups: list[list[Selected]], walks: list, found: dict, adds: list[frozenset[str]]
     ) -> dict[tuple[int, int], tuple[str, int]]:
         """(static index, candidate id) → the name by which the static document leads to
         the candidate and its distance to the question's words
-        (:func:`drrag_cli.select.bridges.names_hop`)."""
+        (:func:`drrag_cli.select.bridges.names_hop`; ``adds``: :func:`_adds`)."""
         from drrag_cli.generate.prompts import answer_options
         from drrag_cli.select import bridges
 
@@ -192,9 +192,8 @@ class CFS(BaseStrategy):
         for i, (group, walk) in enumerate(zip(groups, walks, strict=True)):
             title, texts = group[0].passage.title, [d.passage.text for d in group]
             units = bridges.pointed_units(ctx.question, title, texts)
-            adds = bridges.missing(ctx.question, title, texts)
             for pid, _ in walk:
-                hop = bridges.names_hop(ctx.question, units, adds, found[pid].title, found[pid].text, common)
+                hop = bridges.names_hop(ctx.question, units, adds[i], found[pid].title, found[pid].text, common)
                 if hop:
                     out[(i, pid)] = hop
         return out

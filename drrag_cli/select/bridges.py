@@ -123,7 +123,7 @@ def _gap(hits: Sequence[int], at: int, size: int) -> int:
     return min((max(at - h, h - (at + size - 1), 0) for h in hits), default=NEAR + 1)
 
 
-def _hits_and_places(text: str, stems: set[str], phrase: str) -> tuple[list[int], list[int], int]:
+def _hits_and_places(text: str, stems: Set[str], phrase: str) -> tuple[list[int], list[int], int]:
     """Where ``text``'s words (lower-case) have one of ``stems``, where ``phrase`` starts
     among them, and how many words ``phrase`` has."""
     tokens = WORD_RE.findall(text.lower())
@@ -133,7 +133,7 @@ def _hits_and_places(text: str, stems: set[str], phrase: str) -> tuple[list[int]
     return hits, places, len(key)
 
 
-def _near(name: str, text: str, adds: set[str]) -> bool:
+def _near(name: str, text: str, adds: Set[str]) -> bool:
     """``text`` holds one of the stems ``adds`` within :data:`NEAR` words of ``name``."""
     hits, places, size = _hits_and_places(text, adds, name)
     return any(_gap(hits, at, size) <= NEAR for at in places)
@@ -171,7 +171,7 @@ def missing(question: str, title: str, texts: Iterable[str]) -> set[str]:
 def names_hop(
     question: str,
     units_1: Sequence[str],
-    adds: set[str],
+    adds: Set[str],
     title_2: str,
     text_2: str,
     common: Callable[[str], bool] = lambda name: False,
