@@ -5,17 +5,24 @@ model download). Text is first cut at blank lines (paragraphs), and a paragraph 
 than ``SEGMENT_CHARS`` at a line break or a space, so no single text ever reaches spaCy's
 ``max_length`` and memory stays bounded however large the file. Sentences are then packed
 greedily into passages; a passage never splits a sentence unless that sentence alone is
-far longer than the target (tables, walls of text), never spans two PDF pages (so a
+far longer than the target (walls of text), never spans two PDF pages (so a
 page citation is exact), and a Markdown heading starts a new passage once the current
 one is reasonably full. Each passage keeps its exact character
 span, so line numbers and PDF pages for citations are computed, not guessed.
+
+A Markdown table (what the HTML and office readers write tables as, too) is cut between
+rows, never inside one, and a passage that starts below a table's header repeats that
+header first: row 40 of a 60-row "| Tool | Owner |" table still says which cell is the
+owner, for the table reader, BM25 and the embedding alike. Only the passage's text
+carries the repeated header; its span (and so its citation) is the rows it holds.
 """
 
 from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 
 from drrag_cli.types import Document, Passage
@@ -31,6 +38,10 @@ _SPACE = re.compile(r"\s")
 # PIPE_BATCH texts in flight at most ~1M characters are tokenised at once.
 SEGMENT_CHARS = 20_000
 PIPE_BATCH = 50
+
+_ROW = re.compile(r"[ \t]*\|.*")  # a table row: a line that opens with "|" (fullmatch over the line)
+_SEPARATOR = re.compile(r"^[ \t]*\|?(?:[ \t]*:?-{3,}:?[ \t]*\|)+(?:[ \t]*:?-{3,}:?[ \t]*)?$", re.MULTILINE)
+_LINE = re.compile(r"[^\n]+")
 
 
 @lru_cache(maxsize=1)
@@ -71,9 +82,27 @@ def segment_spans(text: str, start: int, end: int, limit: int = SEGMENT_CHARS) -
         yield start, end
 
 
-def sentence_spans(text: str) -> list[tuple[int, int]]:
-    """Character spans of the sentences of `text`, paragraph breaks always respected."""
-    segments = [seg for a, b in paragraph_spans(text) for seg in segment_spans(text, a, b, SEGMENT_CHARS)]
+def outside(spans: Sequence[tuple[int, int]], skip: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The parts of ``spans`` outside every span of ``skip`` (both sorted, ``skip`` disjoint)."""
+    out, j = [], 0
+    for a, b in spans:
+        while j < len(skip) and skip[j][1] <= a:
+            j += 1
+        k = j
+        while k < len(skip) and skip[k][0] < b:
+            if skip[k][0] > a:
+                out.append((a, skip[k][0]))
+            a, k = max(a, skip[k][1]), k + 1
+        if a < b:
+            out.append((a, b))
+    return out
+
+
+def sentence_spans(text: str, skip: Sequence[tuple[int, int]] = ()) -> list[tuple[int, int]]:
+    """Character spans of the sentences of `text`, paragraph breaks always respected;
+    the sorted, disjoint spans ``skip`` (tables) are left out."""
+    paragraphs = outside(paragraph_spans(text), skip) if skip else paragraph_spans(text)
+    segments = [seg for a, b in paragraphs if text[a:b].strip() for seg in segment_spans(text, a, b, SEGMENT_CHARS)]
     out: list[tuple[int, int]] = []
     docs = _nlp().pipe((text[a:b] for a, b in segments), batch_size=PIPE_BATCH)
     for (p0, _p1), doc in zip(segments, docs, strict=True):
@@ -95,16 +124,62 @@ def _split_long(text: str, start: int, end: int, limit: int) -> Iterator[tuple[i
         yield group[0].start(), group[-1].end()
 
 
-def chunk_document(doc: Document, chunk_words: int = 100) -> list[Passage]:
-    text = doc.text
-    pieces: list[tuple[int, int, int]] = []  # (start, end, words)
-    for s0, s1 in sentence_spans(text):
+@dataclass(frozen=True, slots=True)
+class Table:
+    """A Markdown table's span in a text: ``start`` (its header row), ``body`` (after its
+    separator line), ``end`` (after its last row)."""
+
+    start: int
+    body: int
+    end: int
+
+
+def markdown_tables(text: str) -> list[Table]:
+    """The Markdown tables of ``text``: a row (a line that opens with "|"), a separator
+    line under it ("|---|:--:|"), then every following line that opens with "|"."""
+    out: list[Table] = []
+    for m in _SEPARATOR.finditer(text):
+        head_end = m.start() - 1  # the line break before the separator
+        head_start = text.rfind("\n", 0, max(head_end, 0)) + 1
+        if head_end < 0 or (out and head_start < out[-1].end) or not _ROW.fullmatch(text, head_start, head_end):
+            continue
+        end = m.end()
+        while end < len(text):
+            after = text.find("\n", end + 1)
+            after = len(text) if after < 0 else after
+            if not _ROW.fullmatch(text, end + 1, after):
+                break
+            end = after
+        out.append(Table(head_start, m.end(), end))
+    return out
+
+
+def _pieces(text: str, chunk_words: int, tables: Sequence[Table]) -> list[tuple[int, int, int]]:
+    """(start, end, words) of the units passages are packed from: sentences (one far over
+    the target cut by words) and tables: a table of up to twice the target is one piece,
+    a longer one is its header and separator, then each row (one far over the target cut
+    by words)."""
+    spans = sentence_spans(text, [(t.start, t.end) for t in tables])
+    for t in tables:
+        if len(_WORD.findall(text, t.start, t.end)) <= 2 * chunk_words:
+            spans.append((t.start, t.end))  # a table that fits a passage stays whole
+            continue
+        spans.append((t.start, t.body))
+        spans += [(m.start(), m.end()) for m in _LINE.finditer(text, t.body, t.end)]  # rows: never blank
+    pieces = []
+    for s0, s1 in sorted(spans):
         n = len(_WORD.findall(text, s0, s1))
         if n > 2 * chunk_words:
-            for a, b in _split_long(text, s0, s1, chunk_words):
-                pieces.append((a, b, len(_WORD.findall(text, a, b))))
+            pieces += [(a, b, len(_WORD.findall(text, a, b))) for a, b in _split_long(text, s0, s1, chunk_words)]
         else:
             pieces.append((s0, s1, n))
+    return pieces
+
+
+def chunk_document(doc: Document, chunk_words: int = 100) -> list[Passage]:
+    text = doc.text
+    tables = markdown_tables(text)
+    pieces = _pieces(text, chunk_words, tables)
     groups: list[tuple[int, int]] = []
     cur_start, cur_end, cur_words = -1, -1, 0
     pages = doc.page_starts or []
@@ -122,11 +197,19 @@ def chunk_document(doc: Document, chunk_words: int = 100) -> list[Passage]:
         groups.append((cur_start, cur_end))
     # Newline offsets once: counting from 0 for every passage is quadratic in file size.
     newlines = [m.start() for m in re.finditer("\n", text)] if doc.first_line is not None else []
-    return [_passage(doc, i, a, b, newlines) for i, (a, b) in enumerate(groups)]
+    starts = [t.start for t in tables]
+    return [_passage(doc, i, a, b, newlines, _header(text, tables, starts, a)) for i, (a, b) in enumerate(groups)]
 
 
-def _passage(doc: Document, ordinal: int, start: int, end: int, newlines: list[int]) -> Passage:
-    text = " ".join(doc.text[start:end].split())
+def _header(text: str, tables: Sequence[Table], starts: Sequence[int], start: int) -> str:
+    """The header and separator of the table (of ``tables``, starting at ``starts``) whose
+    rows a passage starting at ``start`` begins in; "" when it begins elsewhere."""
+    i = bisect.bisect_right(starts, start) - 1
+    return text[tables[i].start : tables[i].body] if i >= 0 and tables[i].body <= start < tables[i].end else ""
+
+
+def _passage(doc: Document, ordinal: int, start: int, end: int, newlines: list[int], header: str = "") -> Passage:
+    text = " ".join(f"{header}\n{doc.text[start:end]}".split())
     line_start = line_end = page = None
     if doc.first_line is not None:
         line_start = doc.first_line + bisect.bisect_left(newlines, start)

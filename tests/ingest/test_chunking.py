@@ -38,3 +38,45 @@ def test_line_numbers_follow_the_source() -> None:
     (p,) = chunk_document(Document("x.txt", "x", text, first_line=10), chunk_words=100)
     assert (p.line_start, p.line_end) == (10, 14)
     assert p.location == "x.txt:10-14"
+
+
+def _table_doc(rows: int) -> str:
+    lines = ["| Tool | Version | What it does |", "|---|:---:|---|"]
+    lines += [f"| tool{i} | 1.{i}.0 | Tool number {i} backs up the shares of team {i} nightly |" for i in range(rows)]
+    return "# Tools\n\nThe tools we run.\n\n" + "\n".join(lines) + "\n\nAsk in #infra.\n"
+
+
+def test_a_long_table_is_cut_between_rows_and_repeats_its_header() -> None:
+    from drrag_cli.generate.tables import linearise
+    from drrag_cli.ingest.chunking import markdown_tables
+
+    text = _table_doc(60)
+    (table,) = markdown_tables(text)
+    assert text[table.start : table.body] == "| Tool | Version | What it does |\n|---|:---:|---|"
+    passages = chunk_document(Document("t.md", "Tools", text, first_line=1), chunk_words=100)
+    assert len(passages) > 5
+    rows = [f"| tool{i} | 1.{i}.0 |" for i in range(60)]
+    for p in passages[1:]:
+        assert p.text.startswith("| Tool | Version | What it does | |---|:---:|---| | tool")  # never mid-row
+        assert text[p.char_start] == "|"  # the span (the citation) is the rows themselves
+        if "Ask in" not in p.text:
+            assert p.line_end - p.line_start + 1 == p.text.count("| tool")
+    held = [r for r in rows for p in passages if r in p.text]
+    assert held == rows  # every row in exactly one passage, in order
+    assert "Version: 1.41.0" in linearise(next(p.text for p in passages if "tool41 " in p.text))
+    assert passages[-1].text.endswith("Ask in #infra.")
+
+
+def test_a_table_that_fits_a_passage_stays_whole_and_no_header_is_repeated_outside() -> None:
+    text = _table_doc(4) + "\n" + " ".join(f"Sentence {i} after the table." for i in range(40))
+    passages = chunk_document(Document("t.md", "Tools", text), chunk_words=50)
+    assert sum("| tool" in p.text for p in passages) == 1
+    assert sum(p.text.count("| Tool | Version") for p in passages) == 1
+
+
+def test_only_a_row_over_a_separator_opens_a_table() -> None:
+    from drrag_cli.ingest.chunking import markdown_tables
+
+    assert markdown_tables("a | b\n---\n| not | a table |\n| no | separator |\n") == []
+    assert markdown_tables("text\n|---|---|\n| x | y |\n") == []  # no header row
+    assert len(markdown_tables("| a | b |\n| --- | --- |\n| x | y |\n\n| c |\n|---|\n")) == 2
