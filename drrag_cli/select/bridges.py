@@ -31,7 +31,7 @@ CALENDAR = frozenset(
     "monday tuesday wednesday thursday friday saturday sunday".split()
 )
 WORD_RE = re.compile(r"[^\W_]+")
-NAME_RE = re.compile(r"`([^`\s]{3,40})`|\b([A-Z][\w-]+(?:[ ][A-Z][\w-]+)*)")
+NAME_RE = re.compile(r"`([^`\s]{3,40})`|\b([A-Z][\w-]+(?:(?:[ ]|[ ]&[ ])[A-Z][\w-]+)*)")  # "Fennick & Daughters"
 
 
 def words(text: str) -> str:
