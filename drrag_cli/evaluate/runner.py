@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 from drrag_cli.config import Settings
 from drrag_cli.errors import InputError
 from drrag_cli.evaluate.askable import askable
-from drrag_cli.evaluate.metrics import answer_scores, recall
+from drrag_cli.evaluate.metrics import accuracy, answer_scores, recall
 from drrag_cli.evaluate.result import EvalInterrupted, EvalResult, aggregate
 from drrag_cli.evaluate.resume import OutDir
 from drrag_cli.index.paragraphs import ONE_PASSAGE_WORDS, corpus_sha, index_paragraphs, key_of
@@ -90,6 +90,8 @@ def evaluate_one(
         "gold": ex.gold_keys,
         "fed": fed_keys,
         "recall": recall(fed_keys, ex.gold_keys),
+        # the gold answer stands in what was fed (normalised): the answer stage could have found it
+        "answer_in_fed": bool(accuracy(" ".join(f"{p.title} {p.text}" for p in fed), ex.answers)),
         "docs_fed": len(fed),
         "tokens_fed": tokens_fed,
         "retrieved": len(retrieval.documents),
@@ -108,7 +110,7 @@ def evaluate_one(
     if retrieval.note is not None:
         record["stop_reason"] = retrieval.note.stop_reason
     if answer is not None:
-        record.update(answer=answer.text, trimmed=len(answer.trimmed))
+        record.update(answer=answer.text, trimmed=len(answer.trimmed), supported=answer.supported)
         if answer.asked not in ("", ex.question):
             record["asked"] = answer.asked  # answer.mode: decompose rewrote it
         if answer.compared is not None:
