@@ -31,7 +31,10 @@ CALENDAR = frozenset(
     "monday tuesday wednesday thursday friday saturday sunday".split()
 )
 WORD_RE = re.compile(r"[^\W_]+")
-NAME_RE = re.compile(r"`([^`\s]{3,40})`|\b([A-Z][\w-]+(?:(?:[ ]|[ ]&[ ])[A-Z][\w-]+)*)")  # "Fennick & Daughters"
+PARTICLES = "van|von|de|der|den|du|da|di|del|della|dos|la|le|al|bin|ibn"  # "Vincent van Gogh", "Mies van der Rohe"
+NAME_RE = re.compile(
+    rf"`([^`\s]{{3,40}})`|\b([A-Z][\w-]+(?:(?:[ ]|[ ]&[ ]|(?:[ ](?:{PARTICLES})){{1,2}}[ ])[A-Z][\w-]+)*)"
+)  # capitalised words, joined by spaces, " & " ("Fennick & Daughters") or name particles
 
 
 def words(text: str) -> str:

@@ -25,12 +25,14 @@ def test_names_in_orders_names_by_their_distance_to_the_question_words() -> None
     assert "September" not in names and "March" not in names  # months are not bridges
 
 
-def test_a_name_may_join_its_words_with_an_ampersand() -> None:
+def test_a_name_may_join_its_words_with_an_ampersand_or_a_particle() -> None:
     question = "In which town is the supplier of the products for the autumn window display based?"
     note = "The products for the autumn window display come from our supplier Fennick & Daughters."
     assert "Fennick & Daughters" in dict(bridges.names_in(note, question))
     table = "| Supplier | Based in | |---|---| | Fennick & Daughters | Whitby |"
     assert bridges.about("Fennick & Daughters", table)
+    painter = "The portrait in the hall was painted by Vincent van Gogh in 1887."
+    assert "Vincent van Gogh" in dict(bridges.names_in(painter, "In which town was the painter of the portrait born?"))
 
 
 def test_names_hop_needs_the_candidate_to_be_about_the_name_or_to_add_what_is_asked() -> None:
