@@ -128,6 +128,10 @@ def print_answer(result: AskResult, already_streamed: bool = False) -> None:
             f"[dim]read from a table: {escape(cell['row'])} › {escape(cell['column'])} (no model call)[/dim]",
             highlight=False,
         )
+    found = getattr(result.answer, "evidence", None) if result.answer else None
+    if found is not None:  # an Evidence locally, its JSON from a server
+        ev = found if isinstance(found, dict) else found.to_json()
+        console.print(f"[dim]found in [{ev['citation']}]: {escape(ev['text'])}[/dim]", highlight=False)
     if result.answer and result.answer.suspicious:
         names = ", ".join(location(s.passage) for s in result.answer.suspicious)
         withheld = result.answer.withheld

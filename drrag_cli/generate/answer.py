@@ -16,6 +16,7 @@ from typing import Protocol
 
 from drrag_cli.errors import ModelError
 from drrag_cli.generate.compare import Comparison, compare
+from drrag_cli.generate.evidence import Evidence, evidence
 from drrag_cli.generate.guard import Suspicion, defuse, suspicions
 from drrag_cli.generate.prompts import (
     DEFAULT_STYLE,
@@ -93,6 +94,15 @@ class Answer:
         return is_supported(self.text, [f"{p.title} {p.text}" for p in self.passages]) and not echoes(
             self.text, self.asked
         )
+
+    @property
+    def evidence(self) -> Evidence | None:
+        """The sentence or table row of a cited passage that states a supported answer the
+        model gave (:mod:`.evidence`); None for yes/no, an unsupported answer, or one decided
+        in code (those say what they read)."""
+        if self.llm_calls == 0 or self.compared is not None or self.looked_up is not None or not self.supported:
+            return None
+        return evidence(self.text, self.asked, self.passages)
 
 
 def is_supported(answer: str, texts: Sequence[str]) -> bool:
