@@ -288,6 +288,7 @@ class Pipeline:
         answered itself, as Adaptive-Note does)."""
         from drrag_cli.generate.answer import generate_answer
         from drrag_cli.generate.llm import preloading
+        from drrag_cli.generate.prompts import where_question
 
         question = checked_question(question, self.settings, self.count_tokens)
         plan = self.plan(strategy)
@@ -309,6 +310,7 @@ class Pipeline:
                 if found:
                     asked, bridge = found
                     passages = self._reread(asked.replace(bridge.entity, " "), passages, bridge.source)
+            asked = where_question(asked)  # the small model reads "where" better than "in which city"
             answer = generate_answer(
                 self.generator,
                 asked,

@@ -26,6 +26,7 @@ from drrag_cli.generate.prompts import (
     chat_messages,
     clean_answer,
     completion_prompt,
+    place_answer,
     year_options,
 )
 from drrag_cli.generate.tables import Lookup, lookup
@@ -235,7 +236,7 @@ def generate_answer(
     else:
         raw = llm.complete(prompt, max_tokens=max_tokens, stop=COMPLETION_STOP, on_token=stream, options=allowed)
     elapsed = time.perf_counter() - start
-    text = supported_part(clean_answer(raw), fed)
+    text = supported_part(place_answer(question, clean_answer(raw)), fed)
     withheld = ""
     if suspicious and text not in options and not is_supported(text, fed):
         withheld, text = text, FALLBACK_ANSWER  # only the removed instructions could have said it

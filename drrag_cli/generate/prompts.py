@@ -190,7 +190,15 @@ def chat_messages(
 
 
 _AUX = ("is", "are", "was", "were", "do", "does", "did", "has", "have", "had", "can", "could", "will", "would")
-_CHOICE_RE = re.compile(r",\s*([^,?]+?)\s+or\s+([^,?]+?)\s*\?\s*$", re.IGNORECASE)
+_CHOICE_RE = re.compile(r",\s*([^,?]+?)\s+or\s+([^,?]+?)\s*\??\s*$", re.IGNORECASE)
+_COMPARATIVE = (
+    r"older|younger|first|earlier|later|last|bigger|larger|smaller|taller|shorter|longer|higher|lower|"
+    r"newer|closer|farther|further"
+)  # not "more"/"less": "Who has more Grammy awards X or Y" would split as "awards X" or "Y"
+# "who is younger Keith Bostic or Jerry Glanville ?": the sides follow the comparative, no comma
+_BARE_CHOICE_RE = re.compile(
+    rf"^\s*(?:who|which)\b[^,?]*?\b(?:{_COMPARATIVE})\s+([^,?]+?)\s+or\s+([^,?]+?)\s*\??\s*$", re.IGNORECASE
+)
 
 
 def answer_options(question: str) -> tuple[str, ...]:
@@ -199,7 +207,7 @@ def answer_options(question: str) -> tuple[str, ...]:
     ...?"); () when it is open. A small model otherwise names the bridge, copies an example
     or rambles ("Heron 1.0")."""
     question = neutralise(question)
-    found = _CHOICE_RE.search(question)
+    found = _CHOICE_RE.search(question) or _BARE_CHOICE_RE.search(question)
     if found:
         return tuple(dict.fromkeys(side.strip() for side in found.groups()))
     words = question.lower().split()
@@ -223,6 +231,32 @@ def year_options(question: str, texts: Sequence[str]) -> tuple[str, ...]:
         return ()
     asked = set(_YEAR.findall(question))
     return tuple(dict.fromkeys(y for text in texts for y in _YEAR.findall(text) if y not in asked))
+
+
+_PLACE_Q = re.compile(
+    r"^\s*in\s+(?:which|what)\s+(?:city|town|village|country|state|county|place|region|province|location)\s+"
+    r"(is|was|are|were)\b",  # not "In what city did X star in ...?": "Where did ..." made Gemma ramble
+    re.IGNORECASE,
+)
+
+
+def where_question(question: str) -> str:
+    """ "In which city / town / country ... was X born?" as "Where was X born?"; any other
+    question as it is. Gemma-3-270M reads "where" and answers from the text ("Where is the
+    headquarters of Nortada Ferries?" → Aveiro, "Where was Vincent van Dijk born?" →
+    Leiden) but answers "in which city" with another city (Aalst, another client's; and
+    Amsterdam, which no document states), from the same documents."""
+    found = _PLACE_Q.match(question)
+    return f"Where {found.group(1).lower()}{question[found.end() :]}" if found else question
+
+
+_WHERE_ANSWER = re.compile(r"^(?:in|at)\s+(?=[A-Z0-9])")
+
+
+def place_answer(question: str, answer: str) -> str:
+    """The answer to a "Where ...?" question without the preposition the model puts before
+    a name ("in Uppsala" → "Uppsala"); any other answer as it is."""
+    return _WHERE_ANSWER.sub("", answer, count=1) if question.lstrip().lower().startswith("where ") else answer
 
 
 def clean_answer(raw: str) -> str:

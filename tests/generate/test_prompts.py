@@ -73,6 +73,10 @@ def test_answer_options_are_the_questions_own_sides_or_yes_no() -> None:
     assert answer_options("Who joined earlier, Priya Raman or Jonas Weber?") == ("Priya Raman", "Jonas Weber")
     assert answer_options("Are Medici and Senet both board games?") == ("yes", "no")
     assert answer_options("Was Heron or Plover released first?") == ()  # no comma: left open
+    assert answer_options("Who was born first, Erika Jayne or Marco Da Silva") == ("Erika Jayne", "Marco Da Silva")
+    assert answer_options("who is younger Keith Bostic or Jerry Glanville ?") == ("Keith Bostic", "Jerry Glanville")
+    assert answer_options("Which is longer the Rhine or the Danube?") == ("the Rhine", "the Danube")
+    assert answer_options("Which film did he make after the war or before?") == ()  # no comparative: open
     assert answer_options("In which city was the lead engineer of Project Heron born?") == ()
 
 
@@ -82,3 +86,22 @@ def test_year_questions_are_answered_with_a_year_the_text_states() -> None:
     assert prompts.year_options(question, fed) == ("1865", "1936")  # not the question's own 1925
     assert prompts.year_options("What year did it open?", ["No date here, only 12345 and 1,999."]) == ()
     assert prompts.year_options("When was George V born?", fed) == ()  # a date, not only a year
+
+
+def test_in_which_city_is_asked_as_where() -> None:
+    from drrag_cli.generate.prompts import where_question
+
+    assert where_question("In which city was Tobias Lindqvist born?") == "Where was Tobias Lindqvist born?"
+    assert where_question("in what country are the headquarters of X?") == "Where are the headquarters of X?"
+    kept_as_is = ("In which building is it?", "Which town is it?", "In what year was X born?", "In what city did X go?")
+    for kept in kept_as_is:
+        assert where_question(kept) == kept  # a building or a year is not asked as "where"
+
+
+def test_a_where_answer_loses_the_preposition_before_a_name() -> None:
+    from drrag_cli.generate.prompts import place_answer
+
+    assert place_answer("Where was Tobias born?", "in Uppsala") == "Uppsala"
+    assert place_answer("Where is it?", "at 10 Downing Street") == "10 Downing Street"
+    assert place_answer("Where is it?", "in the attic") == "in the attic"  # not a name
+    assert place_answer("Who lives in Uppsala?", "in Uppsala") == "in Uppsala"

@@ -64,6 +64,6 @@ def test_named_hops_can_be_turned_off(named) -> None:  # noqa: ANN001
 def test_the_answer_is_read_from_the_register_row(named) -> None:  # noqa: ANN001
     index, settings = named
     result = Pipeline(settings, index=index).ask(QUESTION)  # the real Gemma, if the table did not answer
-    assert result.answer.asked == "In which city is Kestrel Rail headquartered?"  # answer.mode decompose
+    assert result.answer.asked == "Where is Kestrel Rail headquartered?"  # decompose, then "where"
     assert result.answer.text == "Linz" and result.llm_calls == 0
     assert result.to_json()["looked_up"] == {"row": "Kestrel Rail", "column": "Headquarters", "answer": "Linz"}
