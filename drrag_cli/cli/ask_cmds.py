@@ -142,7 +142,10 @@ def ask(
     pipeline = Pipeline(settings, index=target_index(settings, collection or [], index is not None))
     streamed = stream and not json_out
 
+    pieces: list[str] = []
+
     def on_token(tok: str) -> None:
+        pieces.append(tok)
         sys.stdout.write(tok)
         sys.stdout.flush()
 
@@ -154,7 +157,7 @@ def ask(
 
     if explain:
         print_trace(result.retrieval, stderr_console())
-    print_answer(result, already_streamed=streamed)
+    print_answer(result, already_streamed=streamed, streamed_text="".join(pieces))
 
 
 def _refuse_local_only(options: dict[str, object]) -> None:
@@ -175,7 +178,10 @@ def _ask_server(
 
     streamed = stream and not json_out
 
+    pieces: list[str] = []
+
     def on_token(tok: str) -> None:
+        pieces.append(tok)
         sys.stdout.write(tok)
         sys.stdout.flush()
 
@@ -193,5 +199,5 @@ def _ask_server(
         return True
     from drrag_cli.cli.render import print_answer
 
-    print_answer(answer_view(doc), already_streamed=streamed)
+    print_answer(answer_view(doc), already_streamed=streamed, streamed_text="".join(pieces))
     return True

@@ -105,12 +105,18 @@ def print_collections(rows: list[dict[str, Any]]) -> None:
     stdout_console().print(table)
 
 
-def print_answer(result: AskResult, already_streamed: bool = False) -> None:
+def print_answer(result: AskResult, already_streamed: bool = False, streamed_text: str = "") -> None:
+    """The answer, what was asked and read, and the sources. After ``--stream`` printed
+    ``streamed_text`` (the model's raw tokens), the short answer follows when post-processing
+    changed it (" in Uppsala, Sweden" → "answer: Uppsala")."""
     from rich.markup import escape
 
     console = stdout_console()
     if already_streamed:
         console.print()
+        final = result.answer.text if result.answer else ""
+        if streamed_text and final and final.strip() != streamed_text.strip():
+            console.print(f"[bold]answer:[/bold] {escape(final)}", highlight=False)
     else:
         console.print(escape(result.answer.text if result.answer else ""), highlight=False)
     if result.answer and result.answer.asked not in ("", result.question):

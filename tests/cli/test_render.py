@@ -1,0 +1,31 @@
+"""What `drrag ask` prints around the answer (cli/render.py), from an answer's JSON view."""
+
+from __future__ import annotations
+
+import pytest
+
+from drrag_cli.serve.client import answer_view
+
+
+def _doc(answer: str, **extra: object) -> dict:
+    citation = {"n": 1, "source": "people/tobias.md", "title": "Tobias Lindqvist", "lines": [13, 21], "passage_id": 7}
+    return {"question": "Where was Tobias born?", "answer": answer, "supported": True, "citations": [citation], **extra}
+
+
+def test_the_evidence_line_quotes_the_source(capsys: pytest.CaptureFixture[str]) -> None:
+    from drrag_cli.cli.render import print_answer
+
+    print_answer(answer_view(_doc("Uppsala", evidence={"citation": 1, "text": "Tobias was born in Uppsala."})))
+    out = capsys.readouterr().out
+    assert "found in [1]: Tobias was born in Uppsala." in out and "[1] Tobias Lindqvist" in out
+
+
+def test_after_streaming_the_short_answer_follows_when_post_processing_changed_it(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from drrag_cli.cli.render import print_answer
+
+    print_answer(answer_view(_doc("Uppsala")), already_streamed=True, streamed_text=" in Uppsala, Sweden")
+    assert "answer: Uppsala" in capsys.readouterr().out
+    print_answer(answer_view(_doc("Uppsala")), already_streamed=True, streamed_text=" Uppsala")
+    assert "answer:" not in capsys.readouterr().out
