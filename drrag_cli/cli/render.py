@@ -106,7 +106,7 @@ def print_collections(rows: list[dict[str, Any]]) -> None:
 
 
 def print_answer(result: AskResult, already_streamed: bool = False, streamed_text: str = "") -> None:
-    """The answer, what was asked and read, and the sources. After ``--stream`` printed
+    """The answer, how it was got, warnings, and the sources. After ``--stream`` printed
     ``streamed_text`` (the model's raw tokens), the short answer follows when post-processing
     changed it (" in Uppsala, Sweden" → "answer: Uppsala")."""
     from rich.markup import escape
@@ -119,43 +119,9 @@ def print_answer(result: AskResult, already_streamed: bool = False, streamed_tex
             console.print(f"[bold]answer:[/bold] {escape(final)}", highlight=False)
     else:
         console.print(escape(result.answer.text if result.answer else ""), highlight=False)
-    if result.answer and result.answer.asked not in ("", result.question):
-        console.print(f"[dim]asked as: {escape(result.answer.asked)}[/dim]", highlight=False)
-    compared = getattr(result.answer, "compared", None) if result.answer else None
-    if compared is not None:  # a Comparison locally, its JSON from a server
-        c = compared if isinstance(compared, dict) else compared.to_json()
-        values = " vs ".join(f"{side}: {shown}" for side, shown in c["values"].items())
-        what = "dates" if c["kind"] == "time" else "numbers"
-        console.print(f"[dim]compared {what}: {escape(values)} (no model call)[/dim]", highlight=False)
-    looked = getattr(result.answer, "looked_up", None) if result.answer else None
-    if looked is not None:  # a Lookup locally, its JSON from a server
-        cell = looked if isinstance(looked, dict) else looked.to_json()
-        console.print(
-            f"[dim]read from a table: {escape(cell['row'])} › {escape(cell['column'])} (no model call)[/dim]",
-            highlight=False,
-        )
-    found = getattr(result.answer, "evidence", None) if result.answer else None
-    if found is not None:  # an Evidence locally, its JSON from a server
-        ev = found if isinstance(found, dict) else found.to_json()
-        console.print(f"[dim]found in [{ev['citation']}]: {escape(ev['text'])}[/dim]", highlight=False)
-    if result.answer and result.answer.suspicious:
-        names = ", ".join(location(s.passage) for s in result.answer.suspicious)
-        withheld = result.answer.withheld
-        tail = f"; withheld the answer {withheld!r}, found only there" if withheld else ""
-        console.print(
-            f"[yellow]suspicious:[/yellow] {escape(names)} address(es) the model; "
-            f"not shown to it{escape(tail)}",
-            highlight=False,
-        )
-    if result.answer and not result.answer.supported and result.answer.passages:
-        from drrag_cli.generate.answer import echoes
-
-        echo = echoes(result.answer.text, result.answer.asked or result.question)
-        why = "only repeats the question" if echo else "is not in the sources below"
-        console.print(
-            f"[yellow]unsupported:[/yellow] the answer {why}; check the sources before trusting it",
-            highlight=False,
-        )
+    if result.answer:
+        _print_how(result.answer, result.question, console)
+        _print_warnings(result.answer, result.question, console)
     if result.fed:
         console.print()
         console.print("[bold]Sources[/bold]")
@@ -175,6 +141,57 @@ def print_answer(result: AskResult, already_streamed: bool = False, streamed_tex
         )
         for line in result.note.fallbacks:
             console.print(f"[yellow]note:[/yellow] {escape(line)}", highlight=False)
+
+
+def _as_json(found: Any) -> dict[str, Any]:
+    """An answer's Comparison / Lookup / Evidence locally, or its JSON from a server, as JSON."""
+    return found if isinstance(found, dict) else found.to_json()
+
+
+def _print_how(answer: Any, question: str, console: Console) -> None:
+    """How the answer was got: the question asked, a comparison or table cell decided in
+    code, the sentence that states it."""
+    from rich.markup import escape
+
+    if answer.asked not in ("", question):
+        console.print(f"[dim]asked as: {escape(answer.asked)}[/dim]", highlight=False)
+    if getattr(answer, "compared", None) is not None:
+        c = _as_json(answer.compared)
+        values = " vs ".join(f"{side}: {shown}" for side, shown in c["values"].items())
+        what = "dates" if c["kind"] == "time" else "numbers"
+        console.print(f"[dim]compared {what}: {escape(values)} (no model call)[/dim]", highlight=False)
+    if getattr(answer, "looked_up", None) is not None:
+        cell = _as_json(answer.looked_up)
+        console.print(
+            f"[dim]read from a table: {escape(cell['row'])} › {escape(cell['column'])} (no model call)[/dim]",
+            highlight=False,
+        )
+    if getattr(answer, "evidence", None) is not None:
+        ev = _as_json(answer.evidence)
+        console.print(f"[dim]found in [{ev['citation']}]: {escape(ev['text'])}[/dim]", highlight=False)
+
+
+def _print_warnings(answer: Any, question: str, console: Console) -> None:
+    """Passages held out for addressing the model; an answer no source states."""
+    from rich.markup import escape
+
+    if answer.suspicious:
+        names = ", ".join(location(s.passage) for s in answer.suspicious)
+        tail = f"; withheld the answer {answer.withheld!r}, found only there" if answer.withheld else ""
+        console.print(
+            f"[yellow]suspicious:[/yellow] {escape(names)} address(es) the model; "
+            f"not shown to it{escape(tail)}",
+            highlight=False,
+        )
+    if not answer.supported and answer.passages:
+        from drrag_cli.generate.answer import echoes
+
+        echo = echoes(answer.text, answer.asked or question)
+        why = "only repeats the question" if echo else "is not in the sources below"
+        console.print(
+            f"[yellow]unsupported:[/yellow] the answer {why}; check the sources before trusting it",
+            highlight=False,
+        )
 
 
 def print_method_notes(retrieval: RetrievalResult, console: Console) -> None:

@@ -159,8 +159,10 @@ class Tools:
         k: Annotated[int | None, Field(ge=1, le=50, description="Documents given to the model (default 4).")] = None,
     ) -> dict[str, Any]:
         """Answer a question from the user's indexed files: DR-RAG retrieval (multi-hop), then a local model.
-        Returns `answer`, numbered `citations` (passage_id, source, lines) and `llm_calls`. Slower than
-        `search` (seconds); answers are short and only as good as the retrieved text, so check citations."""
+        Returns `answer`, numbered `citations` (passage_id, source, lines), `llm_calls`, `supported` (the
+        answer stands in the cited text) and `evidence` (the citation number and the sentence stating it).
+        Slower than `search` (seconds); answers are short and only as good as the retrieved text, so check
+        citations."""
         return await cancellable(partial(self.service.ask, question, strategy=strategy, k=k))
 
     @tool_errors
