@@ -26,6 +26,7 @@ from drrag_cli.generate.prompts import (
     chat_messages,
     clean_answer,
     completion_prompt,
+    number_options,
     place_answer,
     year_options,
 )
@@ -229,7 +230,8 @@ def generate_answer(
             on_token(decided.text)
         return decided
     fed = [f"{title} {text}" for title, text in docs]
-    allowed = options or (year_options(f"{question} {rewritten_from}", fed) if style.constrain else ())
+    asked = f"{question} {rewritten_from}"
+    allowed = options or ((year_options(asked, fed) or number_options(asked, fed)) if style.constrain else ())
     if llm.has_chat_template:
         messages = chat_messages(question, docs, style)
         raw = llm.chat(messages, max_tokens=max_tokens, on_token=stream, options=allowed)

@@ -259,6 +259,20 @@ def place_answer(question: str, answer: str) -> str:
     return _WHERE_ANSWER.sub("", answer, count=1) if question.lstrip().lower().startswith("where ") else answer
 
 
+_COUNT_Q = re.compile(r"\bhow\s+many\b", re.IGNORECASE)
+_NUMBER = re.compile(r"(?<![\w.,])(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)(?:\s+(million|billion|thousand))?(?![\w])")
+
+
+def number_options(question: str, texts: Sequence[str]) -> tuple[str, ...]:
+    """For "How many ...?": the numbers the fed ``texts`` state (with a following million /
+    billion / thousand) that the question does not, in order of appearance; () otherwise."""
+    if not _COUNT_Q.search(question):
+        return ()
+    asked = {m.group(0) for m in _NUMBER.finditer(question)}
+    found = (m.group(0) for text in texts for m in _NUMBER.finditer(text))
+    return tuple(dict.fromkeys(n for n in found if n not in asked))
+
+
 def clean_answer(raw: str) -> str:
     """First non-empty line, stripped and capped; :data:`FALLBACK_ANSWER` when empty."""
     for line in raw.splitlines():

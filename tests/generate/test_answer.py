@@ -157,3 +157,11 @@ def test_a_year_question_is_constrained_to_the_years_the_text_states() -> None:
     original = "In which year was the King who made the 1925 Birthday Honours born?"
     generate_answer(fake, "In which year was George V born?", [doc], rewritten_from=original)
     assert fake.options == ("1865", "1936")  # the year the question first held stays out
+
+
+def test_a_how_many_question_is_constrained_to_the_numbers_the_text_states() -> None:
+    fake = FakeGenerator(output=" 250 million")
+    text = "The Twits has sold 250 million copies in 58 languages since 1980."
+    doc = Passage(source="t.md", title="Roald Dahl", text=text, ordinal=0, char_start=0, char_end=len(text))
+    answer = generate_answer(fake, "How many copies of the book sold?", [doc])
+    assert answer.text == "250 million" and fake.options == ("250 million", "58", "1980")
