@@ -26,9 +26,8 @@ from drrag_cli.generate.prompts import (
     chat_messages,
     clean_answer,
     completion_prompt,
-    number_options,
     place_answer,
-    year_options,
+    typed_options,
 )
 from drrag_cli.generate.tables import Lookup, lookup
 from drrag_cli.types import Passage
@@ -208,8 +207,8 @@ def generate_answer(
     passages that address the model (:mod:`.guard`) are held out of the prompt (when all
     do, they are shown with those sentences removed), and an answer that only the hostile
     text could have given is withheld. With ``decide_comparisons``, an "A or B?" comparison
-    whose two values the fed text states (:mod:`.compare`) is decided in code, with no call; a
-    year question gets a year the fed text states, ``question``/``rewritten_from`` not (.prompts)."""
+    whose two values the fed text states (:mod:`.compare`) is decided in code, with no call; a year
+    or "how many" question gets one the fed text states and the question does not (.prompts)."""
     max_tokens = max_tokens if max_tokens is not None else llm.max_tokens
     if not passages:
         return Answer(FALLBACK_ANSWER, [], [], "", 0, 0.0, 0)
@@ -230,8 +229,7 @@ def generate_answer(
             on_token(decided.text)
         return decided
     fed = [f"{title} {text}" for title, text in docs]
-    asked = f"{question} {rewritten_from}"
-    allowed = options or ((year_options(asked, fed) or number_options(asked, fed)) if style.constrain else ())
+    allowed = options or (typed_options(f"{question} {rewritten_from}", fed) if style.constrain else ())
     if llm.has_chat_template:
         messages = chat_messages(question, docs, style)
         raw = llm.chat(messages, max_tokens=max_tokens, on_token=stream, options=allowed)

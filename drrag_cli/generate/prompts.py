@@ -273,6 +273,12 @@ def number_options(question: str, texts: Sequence[str]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(n for n in found if n not in asked))
 
 
+def typed_options(question: str, texts: Sequence[str]) -> tuple[str, ...]:
+    """The answers a year or "how many" question allows: :func:`year_options`, else
+    :func:`number_options`; () for other questions."""
+    return year_options(question, texts) or number_options(question, texts)
+
+
 def clean_answer(raw: str) -> str:
     """First non-empty line, stripped and capped; :data:`FALLBACK_ANSWER` when empty."""
     for line in raw.splitlines():
