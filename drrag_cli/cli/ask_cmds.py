@@ -25,6 +25,8 @@ from drrag_cli.cli.common import (
 from drrag_cli.errors import InputError, ServerDownError
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from drrag_cli.config import Settings
 
 ASK_EXAMPLES = (
@@ -142,12 +144,7 @@ def ask(
     pipeline = Pipeline(settings, index=target_index(settings, collection or [], index is not None))
     streamed = stream and not json_out
 
-    pieces: list[str] = []
-
-    def on_token(tok: str) -> None:
-        pieces.append(tok)
-        sys.stdout.write(tok)
-        sys.stdout.flush()
+    pieces, on_token = _stdout_stream()
 
     result = pipeline.ask(question, on_token=on_token if streamed else None)
     if json_out:
@@ -158,6 +155,19 @@ def ask(
     if explain:
         print_trace(result.retrieval, stderr_console())
     print_answer(result, already_streamed=streamed, streamed_text="".join(pieces))
+
+
+def _stdout_stream() -> tuple[list[str], Callable[[str], None]]:
+    """--stream's token callback, which writes each token to stdout as it comes, and the
+    list it keeps them in (print_answer shows the short answer when it differs)."""
+    pieces: list[str] = []
+
+    def on_token(tok: str) -> None:
+        pieces.append(tok)
+        sys.stdout.write(tok)
+        sys.stdout.flush()
+
+    return pieces, on_token
 
 
 def _refuse_local_only(options: dict[str, object]) -> None:
@@ -178,12 +188,7 @@ def _ask_server(
 
     streamed = stream and not json_out
 
-    pieces: list[str] = []
-
-    def on_token(tok: str) -> None:
-        pieces.append(tok)
-        sys.stdout.write(tok)
-        sys.stdout.flush()
+    pieces, on_token = _stdout_stream()
 
     try:
         doc = ask_remote(

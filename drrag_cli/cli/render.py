@@ -155,19 +155,21 @@ def _print_how(answer: Any, question: str, console: Console) -> None:
 
     if answer.asked not in ("", question):
         console.print(f"[dim]asked as: {escape(answer.asked)}[/dim]", highlight=False)
-    if getattr(answer, "compared", None) is not None:
-        c = _as_json(answer.compared)
+    compared, looked_up = getattr(answer, "compared", None), getattr(answer, "looked_up", None)
+    found = getattr(answer, "evidence", None)  # computed from the fed text: read once
+    if compared is not None:
+        c = _as_json(compared)
         values = " vs ".join(f"{side}: {shown}" for side, shown in c["values"].items())
         what = "dates" if c["kind"] == "time" else "numbers"
         console.print(f"[dim]compared {what}: {escape(values)} (no model call)[/dim]", highlight=False)
-    if getattr(answer, "looked_up", None) is not None:
-        cell = _as_json(answer.looked_up)
+    if looked_up is not None:
+        cell = _as_json(looked_up)
         console.print(
             f"[dim]read from a table: {escape(cell['row'])} › {escape(cell['column'])} (no model call)[/dim]",
             highlight=False,
         )
-    if getattr(answer, "evidence", None) is not None:
-        ev = _as_json(answer.evidence)
+    if found is not None:
+        ev = _as_json(found)
         console.print(f"[dim]found in [{ev['citation']}]: {escape(ev['text'])}[/dim]", highlight=False)
 
 

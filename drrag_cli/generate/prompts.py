@@ -24,7 +24,7 @@ hostile document can at most change the answer text.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from drrag_cli.generate.tables import linearise
@@ -227,10 +227,13 @@ def year_options(question: str, texts: Sequence[str]) -> tuple[str, ...]:
     which year was the King who made the 1925 Birthday Honours born?" → 1925) or one of
     its own; a year it picks from the text is kept as it was (greedy decoding under the
     grammar takes the same tokens)."""
-    if not _YEAR_Q.search(question):
-        return ()
-    asked = set(_YEAR.findall(question))
-    return tuple(dict.fromkeys(y for text in texts for y in _YEAR.findall(text) if y not in asked))
+    return _stated(_YEAR.findall, question, texts) if _YEAR_Q.search(question) else ()
+
+
+def _stated(values: Callable[[str], list[str]], question: str, texts: Sequence[str]) -> tuple[str, ...]:
+    """The ``values`` of ``texts`` that ``question`` does not hold, once each, in order of appearance."""
+    asked = set(values(question))
+    return tuple(dict.fromkeys(v for text in texts for v in values(text) if v not in asked))
 
 
 _PLACE_Q = re.compile(
@@ -260,17 +263,13 @@ def place_answer(question: str, answer: str) -> str:
 
 
 _COUNT_Q = re.compile(r"\bhow\s+many\b", re.IGNORECASE)
-_NUMBER = re.compile(r"(?<![\w.,])(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)(?:\s+(million|billion|thousand))?(?![\w])")
+_NUMBER = re.compile(r"(?<![\w.,])(?:\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)(?:\s+(?:million|billion|thousand))?(?!\w)")
 
 
 def number_options(question: str, texts: Sequence[str]) -> tuple[str, ...]:
     """For "How many ...?": the numbers the fed ``texts`` state (with a following million /
     billion / thousand) that the question does not, in order of appearance; () otherwise."""
-    if not _COUNT_Q.search(question):
-        return ()
-    asked = {m.group(0) for m in _NUMBER.finditer(question)}
-    found = (m.group(0) for text in texts for m in _NUMBER.finditer(text))
-    return tuple(dict.fromkeys(n for n in found if n not in asked))
+    return _stated(_NUMBER.findall, question, texts) if _COUNT_Q.search(question) else ()
 
 
 def typed_options(question: str, texts: Sequence[str]) -> tuple[str, ...]:

@@ -101,7 +101,7 @@ def outside(spans: Sequence[tuple[int, int]], skip: Sequence[tuple[int, int]]) -
 def sentence_spans(text: str, skip: Sequence[tuple[int, int]] = ()) -> list[tuple[int, int]]:
     """Character spans of the sentences of `text`, paragraph breaks always respected;
     the sorted, disjoint spans ``skip`` (tables) are left out."""
-    paragraphs = outside(paragraph_spans(text), skip) if skip else paragraph_spans(text)
+    paragraphs = outside(paragraph_spans(text), skip)
     segments = [seg for a, b in paragraphs if text[a:b].strip() for seg in segment_spans(text, a, b, SEGMENT_CHARS)]
     out: list[tuple[int, int]] = []
     docs = _nlp().pipe((text[a:b] for a, b in segments), batch_size=PIPE_BATCH)
