@@ -186,10 +186,14 @@ def _print_warnings(answer: Any, question: str, console: Console) -> None:
             highlight=False,
         )
     if not answer.supported and answer.passages:
-        from drrag_cli.generate.answer import echoes
+        from drrag_cli.generate.answer import echoes, is_supported
 
-        echo = echoes(answer.text, answer.asked or question)
-        why = "only repeats the question" if echo else "is not in the sources below"
+        if echoes(answer.text, answer.asked or question):
+            why = "only repeats the question"
+        elif is_supported(answer.text, [f"{p.title} {p.text}" for p in answer.passages]):
+            why = "is in the sources below, but not where they speak of the question"  # a picked year/number
+        else:
+            why = "is not in the sources below"
         console.print(
             f"[yellow]unsupported:[/yellow] the answer {why}; check the sources before trusting it",
             highlight=False,

@@ -16,7 +16,7 @@ from typing import Protocol
 
 from drrag_cli.errors import ModelError
 from drrag_cli.generate.compare import Comparison, compare
-from drrag_cli.generate.evidence import Evidence, evidence
+from drrag_cli.generate.evidence import Evidence, beside_question, evidence
 from drrag_cli.generate.guard import Suspicion, defuse, suspicions
 from drrag_cli.generate.prompts import (
     DEFAULT_STYLE,
@@ -87,14 +87,18 @@ class Answer:
     withheld: str = ""  # an answer found only in text addressed to the model, not shown
     compared: Comparison | None = None  # a comparison decided in code, not by the model (.compare)
     looked_up: Lookup | None = None  # a table cell read in code, not by the model (.tables)
+    typed: bool = False  # the model could only pick a year or number the fed text states (.prompts)
 
     @property
     def supported(self) -> bool:
-        """Whether the answer is grounded in what the model read (:func:`is_supported`) and
-        is more than an echo of the question (:func:`echoes`)."""
-        return is_supported(self.text, [f"{p.title} {p.text}" for p in self.passages]) and not echoes(
-            self.text, self.asked
-        )
+        """Whether the answer is grounded in what the model read (:func:`is_supported`), is
+        more than an echo of the question (:func:`echoes`) and, when the model could only
+        pick a year or number the text states, stands beside the question's words
+        (:func:`.evidence.beside_question`)."""
+        fed = [f"{p.title} {p.text}" for p in self.passages]
+        if not is_supported(self.text, fed) or echoes(self.text, self.asked):
+            return False
+        return not self.typed or beside_question(self.text, self.asked, self.passages)
 
     @property
     def evidence(self) -> Evidence | None:
@@ -201,14 +205,13 @@ def generate_answer(
 ) -> Answer:
     """Answer ``question`` from ``passages`` (best-first) with exactly one LLM call.
 
-    With no passages there is nothing to read: the fallback answer comes back without
-    calling the model (``llm_calls == 0``). ``style`` swaps the instruction and few-shot
-    examples (``benchmarks/prompt_eval.py`` measures the candidates). With ``guard``,
-    passages that address the model (:mod:`.guard`) are held out of the prompt (when all
-    do, they are shown with those sentences removed), and an answer that only the hostile
-    text could have given is withheld. With ``decide_comparisons``, an "A or B?" comparison
-    whose two values the fed text states (:mod:`.compare`) is decided in code, with no call; a year
-    or "how many" question gets one the fed text states and the question does not (.prompts)."""
+    With no passages, the fallback comes back with no call (``llm_calls == 0``). ``style``
+    swaps the instruction and few-shot examples (``benchmarks/prompt_eval.py``). With
+    ``guard``, passages that address the model (:mod:`.guard`) are held out of the prompt
+    (when all do, shown with those sentences removed); an answer only they could give is
+    withheld. With ``decide_comparisons``, an "A or B?" whose two values the fed text states
+    (:mod:`.compare`) is decided in code; a year or "how many" question gets one the fed
+    text states and the question does not (.prompts; the answer is then ``typed``)."""
     max_tokens = max_tokens if max_tokens is not None else llm.max_tokens
     if not passages:
         return Answer(FALLBACK_ANSWER, [], [], "", 0, 0.0, 0)
@@ -246,6 +249,7 @@ def generate_answer(
     return Answer(
         text=text, passages=list(shown[:keep]), trimmed=trimmed, prompt=prompt, llm_calls=1, generate_s=elapsed,
         prompt_tokens=tokens, truncated=truncated, raw=raw, asked=question, suspicious=suspicious, withheld=withheld,
+        typed=bool(allowed) and not options,
     )  # fmt: skip
 
 

@@ -43,18 +43,39 @@ def _words(text: str) -> set[str]:
 def evidence(answer: str, question: str, passages: Sequence[Passage]) -> Evidence | None:
     """The unit of ``passages`` (in citation order) that states ``answer`` and shares most
     words with ``question``; None for yes/no, an empty answer or one no unit holds."""
+    best = _best(answer, question, passages)
+    return Evidence(-best[1], window(best[2], answer)) if best else None
+
+
+def beside_question(answer: str, question: str, passages: Sequence[Passage]) -> bool:
+    """Whether a unit of ``passages`` that states ``answer`` also holds a word of
+    ``question`` other than what it asks for ("how many", "which year"). An answer picked
+    from the numbers or years the text states is always in the text, so being there says
+    little: "How many look-ups does a search session get?" → "1" (from "1 to 200", a range
+    of another option) is not beside the question, "1,000" (from the row on look-ups a
+    session) is."""
+    best = _best(answer, question, passages)
+    return best is not None and best[0] > 0
+
+
+_ASKING = frozenset({"many", "much", "year", "numb"})  # what a typed question asks for, cut as _words cuts
+
+
+def _best(answer: str, question: str, passages: Sequence[Passage]) -> tuple[int, int, str] | None:
+    """(words shared with ``question``, -citation, unit) of the unit that states ``answer``
+    and shares most words, the earlier citation on a tie."""
     norm = normalize_answer(answer)
     if not norm or norm in ("yes", "no"):
         return None
-    asked = _words(question)
-    best: tuple[int, int, str] | None = None  # (shared words, -citation, unit)
+    asked = _words(question) - _ASKING - _words(answer)
+    best: tuple[int, int, str] | None = None
     for n, passage in enumerate(passages, start=1):
         for unit in statement_units(linearise(passage.text)):
             if f" {norm} " in f" {normalize_answer(unit)} ":
                 key = (len(asked & _words(unit)), -n, unit)
                 if best is None or key[:2] > best[:2]:
                     best = key
-    return Evidence(-best[1], window(best[2], answer)) if best else None
+    return best
 
 
 def window(unit: str, answer: str, width: int = WIDTH) -> str:

@@ -268,8 +268,15 @@ _NUMBER = re.compile(r"(?<![\w.,])(?:\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)(?:\s+(?:m
 
 def number_options(question: str, texts: Sequence[str]) -> tuple[str, ...]:
     """For "How many ...?": the numbers the fed ``texts`` state (with a following million /
-    billion / thousand) that the question does not, in order of appearance; () otherwise."""
-    return _stated(_NUMBER.findall, question, texts) if _COUNT_Q.search(question) else ()
+    billion / thousand; with and without thousands separators) that the question does not,
+    in order of appearance; () otherwise."""
+    return _stated(_numbers, question, texts) if _COUNT_Q.search(question) else ()
+
+
+def _numbers(text: str) -> list[str]:
+    """The numbers ``text`` states, each with thousands separators also written without
+    ("1,000" and "1000"): the grammar otherwise stops a model that writes "1000" at "1"."""
+    return [form for n in _NUMBER.findall(text) for form in dict.fromkeys((n, n.replace(",", "")))]
 
 
 def typed_options(question: str, texts: Sequence[str]) -> tuple[str, ...]:

@@ -165,3 +165,16 @@ def test_a_how_many_question_is_constrained_to_the_numbers_the_text_states() -> 
     doc = Passage(source="t.md", title="Roald Dahl", text=text, ordinal=0, char_start=0, char_end=len(text))
     answer = generate_answer(fake, "How many copies of the book sold?", [doc])
     assert answer.text == "250 million" and fake.options == ("250 million", "58", "1980")
+
+
+def test_a_picked_number_is_supported_only_beside_the_question_s_words() -> None:
+    text = "Each session gets 1,000 look-ups. The --most option takes 1 to 200 rows."
+    doc = Passage(source="s.md", title="search", text=text, ordinal=0, char_start=0, char_end=len(text))
+    question = "How many look-ups does a session get?"
+    right = generate_answer(FakeGenerator(output=" 1000"), question, [doc])
+    assert right.typed and right.supported
+    assert right.evidence is not None and right.evidence.text == "Each session gets 1,000 look-ups."
+    wrong = generate_answer(FakeGenerator(output=" 1"), question, [doc])
+    assert wrong.typed and not wrong.supported and wrong.evidence is None  # stated, but about rows
+    free = generate_answer(FakeGenerator(output=" 200"), "What is the most rows --most takes?", [doc])
+    assert not free.typed and free.supported  # an open question: in the text is enough

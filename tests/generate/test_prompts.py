@@ -111,7 +111,9 @@ def test_a_how_many_question_is_answered_with_a_number_the_text_states() -> None
     from drrag_cli.generate.prompts import number_options
 
     fed = ["The arena seats 3,677 and holds 4,000 standing; it opened in 1958 after 2.5 million in bonds."]
-    assert number_options("The arena can seat how many people?", fed) == ("3,677", "4,000", "1958", "2.5 million")
-    assert number_options("How many of the 4,000 were seated?", fed) == ("3,677", "1958", "2.5 million")
+    assert number_options("The arena can seat how many people?", fed) == (
+        "3,677", "3677", "4,000", "4000", "1958", "2.5 million"
+    )  # fmt: skip
+    assert number_options("How many of the 4,000 were seated?", fed) == ("3,677", "3677", "1958", "2.5 million")
     assert number_options("When did the arena open?", fed) == ()
     assert number_options("How many seats?", ["No number here."]) == ()
