@@ -180,25 +180,42 @@ def chunk_document(doc: Document, chunk_words: int = 100) -> list[Passage]:
     text = doc.text
     tables = markdown_tables(text)
     pieces = _pieces(text, chunk_words, tables)
+    groups = _groups(text, pieces, chunk_words, doc.page_starts or [])
+    # Newline offsets once: counting from 0 for every passage is quadratic in file size.
+    newlines = [m.start() for m in re.finditer("\n", text)] if doc.first_line is not None else []
+    starts = [t.start for t in tables]
+    return [_passage(doc, i, a, b, newlines, _header(text, tables, starts, a)) for i, (a, b) in enumerate(groups)]
+
+
+def _groups(
+    text: str, pieces: Sequence[tuple[int, int, int]], chunk_words: int, pages: Sequence[int]
+) -> list[tuple[int, int]]:
+    """Pack ``pieces`` greedily into (start, end) spans of about ``chunk_words`` words; a
+    passage closes when full, at a page break, or at a heading once a third full. A heading
+    that would end a passage opens the next one instead: "## Limits" goes with the table
+    below it, not after the paragraph above it."""
     groups: list[tuple[int, int]] = []
     cur_start, cur_end, cur_words = -1, -1, 0
-    pages = doc.page_starts or []
+    last: tuple[int, int, int] | None = None  # the heading piece that ended the passage so far
+    before = -1  # where the passage ended before that heading
     for s0, s1, n in pieces:
         heading = text.startswith("#", s0)
         full = cur_words >= chunk_words or (cur_words + n > chunk_words * 1.5 and cur_words > 0)
         new_page = cur_start >= 0 and bisect.bisect_right(pages, s0) != bisect.bisect_right(pages, cur_start)
         if cur_start >= 0 and (full or new_page or (heading and cur_words >= chunk_words // 3)):
-            groups.append((cur_start, cur_end))
-            cur_start, cur_words = -1, 0
+            if last is not None and last[0] > cur_start and not new_page:
+                groups.append((cur_start, before))
+                cur_start, cur_words = last[0], last[2]
+            else:
+                groups.append((cur_start, cur_end))
+                cur_start, cur_words = -1, 0
         if cur_start < 0:
             cur_start = s0
+        before, last = cur_end, (s0, s1, n) if heading else None
         cur_end, cur_words = s1, cur_words + n
     if cur_start >= 0:
         groups.append((cur_start, cur_end))
-    # Newline offsets once: counting from 0 for every passage is quadratic in file size.
-    newlines = [m.start() for m in re.finditer("\n", text)] if doc.first_line is not None else []
-    starts = [t.start for t in tables]
-    return [_passage(doc, i, a, b, newlines, _header(text, tables, starts, a)) for i, (a, b) in enumerate(groups)]
+    return groups
 
 
 def _header(text: str, tables: Sequence[Table], starts: Sequence[int], start: int) -> str:

@@ -24,7 +24,8 @@ from drrag_cli.types import Document
 # reads every file again, changed bytes or not (passages whose text is the same keep their
 # cached vectors). 2: HTML tables as Markdown rows, inline code in backticks. 3: a long
 # Markdown table is cut between rows and each part repeats its header (ingest/chunking.py).
-READERS = 3
+# 4: a heading that would end a passage opens the next one (ingest/chunking.py).
+READERS = 4
 OFFICE_SUFFIXES = frozenset({".docx", ".pptx", ".odt", ".epub"})  # ingest/office.py
 MAIL_SUFFIXES = frozenset({".eml", ".mbox"})  # ingest/mail.py
 

@@ -26,6 +26,17 @@ def test_paragraph_breaks_and_headings() -> None:
     assert passages[0].line_start == 1 and passages[-1].line_end == 7
 
 
+def test_a_heading_opens_the_passage_of_what_follows_it() -> None:
+    prose = " ".join(f"Intro sentence {i} says a few plain words here." for i in range(8))
+    rows = "\n".join(f"| limit {i} | {i * 100} |" for i in range(12))
+    text = f"# Tool\n\n{prose}\n\n## Limits\n\n| what | number |\n| --- | --- |\n{rows}\n"
+    passages = chunk_document(Document("x.md", "Tool", text), chunk_words=60)
+    limits = next(p for p in passages if "limit 0" in p.text)
+    assert limits.text.startswith("## Limits |") and limits.line_start == 5
+    assert not any(p.text.endswith("## Limits") for p in passages)
+    assert " ".join(p.text for p in passages) == " ".join(text.split())  # nothing lost, order kept
+
+
 def test_wall_of_text_without_punctuation_is_split() -> None:
     text = " ".join(f"w{i}" for i in range(1000))
     passages = chunk_document(Document("x.txt", "x", text), chunk_words=100)
