@@ -24,7 +24,8 @@ from drrag_cli.ingest.units import units
 
 STOP = frozenset(
     "a an the of in on at to for from by with as and or is are was were be been has have had that this who which "
-    "what whose whom where when how did does do it its their his her".split()
+    "what whose whom where when how did does do it its their his her "
+    "i me my we us our you your they them he him she".split()  # "tells you to use": no pointer
 )
 CALENDAR = frozenset(
     "january february march april may june july august september october november december "
@@ -86,7 +87,26 @@ def pointed_units(question: str, title: str, texts: Iterable[str]) -> list[str]:
     is about Tern), most shared words first."""
     pointed = relation(question) - content(title)
     found = [u for t in texts for u in units(t) if pointed & content(u)]
+    if not found and pointed:  # nothing points: the document's own topic may be the bridge
+        topic = topic_name(question, title, texts)
+        return [u for t in texts for u in units(t) if topic and f"`{topic}`" in u]
     return sorted(found, key=lambda u: -len(pointed & content(u)))
+
+
+def topic_name(question: str, title: str, texts: Sequence[str]) -> str:
+    """The `code` word a document names most (twice at least, counting plain mentions),
+    other than its title's and the question's words: what a how-to is about beside its
+    title ("All backups are made with `ebbtide`"); "" when there is none or a tie."""
+    asked = content(question) | content(title)
+    text = " ".join(texts)
+    counts: dict[str, int] = {}
+    for code in dict.fromkeys(m.group(1) for m in NAME_RE.finditer(text) if m.group(1)):
+        if not content(code) & asked:
+            counts[code] = len(re.findall(rf"(?<![\w-]){re.escape(code)}(?![\w-])", text))
+    ranked = sorted(counts.values(), reverse=True)
+    if not ranked or ranked[0] < 2 or (len(ranked) > 1 and ranked[1] == ranked[0]):
+        return ""
+    return max(counts, key=counts.__getitem__)
 
 
 NEAR = 10  # words between a name and the nearest question word, at most

@@ -47,6 +47,25 @@ def test_names_hop_needs_the_candidate_to_be_about_the_name_or_to_add_what_is_as
     assert name == "Maren Okafor" and gap > 2  # a note's own title is a link, walked after nearer names
 
 
+HOWTO = (
+    "# How to restore files from the nightly backup This how-to explains how to get back files. "
+    "All backups are made with `ebbtide`, our wrapper around restic. Do not call restic directly: "
+    "ebbtide knows where the repositories are. You need membership of the `backup-operators` group."
+)
+OWNER = "Who owns the command-line tool that the how-to for restoring files from the nightly backup tells you to use?"
+
+
+def test_a_document_whose_lines_do_not_point_leads_on_by_the_code_word_it_is_about() -> None:
+    title = "How to restore files from the nightly backup"
+    assert bridges.topic_name(OWNER, title, [HOWTO]) == "ebbtide"  # twice, `backup-operators` once
+    units = bridges.pointed_units(OWNER, title, [HOWTO])
+    assert units == ["All backups are made with `ebbtide`, our wrapper around restic."]  # "you" points nowhere
+    table = "| Tool | What it does | Owner | |---|---|---| | `ebbtide` | Backup wrapper around restic | Dmitri Volkov |"
+    assert bridges.names_hop(OWNER, units, set(), "Onboarding", table) == ("ebbtide", 4)
+    tie = ["Use `alpha` and `bravo`, then `alpha` or `bravo`."]
+    assert bridges.topic_name(OWNER, title, tie) == ""  # no topic
+
+
 def test_a_table_row_or_heading_makes_a_note_about_a_name() -> None:
     assert bridges.about("Kestrel Rail", "| Kestrel Rail | Regional rail operator | Linz |")
     assert bridges.about("Inês Carvalho", "# Inês Carvalho\n\nPlays the cello.")
