@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from drrag_cli.generate.prompts import answer_options, neutralise
 from drrag_cli.index.links import core_title
 from drrag_cli.ingest.units import units
-from drrag_cli.select.bridges import CALENDAR, NAME_RE, STOP, WORD_RE, inside
+from drrag_cli.select.bridges import CALENDAR, NAME_RE, STOP, WORD_RE, inside, topic_name
 from drrag_cli.select.bridges import about as is_about  # `about` names a title here
 from drrag_cli.select.bridges import words as word_string  # `words` is a list in bridge_question
 
@@ -157,6 +157,10 @@ def mentioned_bridge(question: str, documents: Sequence[Selected]) -> Bridge | N
                 named = inside(name, unit, target) and is_about(name, target)
                 if named and sum(name.lower() in text for text in files.values()) <= 2:  # not the company's
                     return Bridge(name, unit, title, source)
+        topic = topic_name(question, title, texts)  # a how-to's `ebbtide`, the tool it is about
+        if topic and word_string(topic) in target_words:
+            near = " ".join(u for t in texts for u in units(t) if f"`{topic}`" in u)
+            return Bridge(topic, f"{title} {near}", "", source)  # the question may describe it by the title
     return None
 
 

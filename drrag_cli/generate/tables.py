@@ -172,9 +172,9 @@ def _agent(question: str, docs: Sequence[tuple[str, str]]) -> Lookup | None:
 def lookup(question: str, docs: Sequence[tuple[str, str]]) -> Lookup | None:
     """The answer when the question names a table row (its first cell, "Kestrel Rail") and
     asks for one of its columns (a header sharing a stem with the question's other words:
-    "headquartered" → Headquarters), and every such row the fed ``docs`` (title, text)
-    hold says the same; or, for "Who wrote ...?", a key-value table's author (:func:`_agent`);
-    None otherwise (the model answers)."""
+    "headquartered" → Headquarters; or naming its agent: "Who owns X?" → Owner), and every
+    such row the fed ``docs`` (title, text) hold says the same; or, for "Who wrote ...?", a
+    key-value table's author (:func:`_agent`); None otherwise (the model answers)."""
     from drrag_cli.select.bridges import content, words
 
     if not _WH.match(question):
@@ -183,6 +183,7 @@ def lookup(question: str, docs: Sequence[tuple[str, str]]) -> Lookup | None:
     if agent is not None:
         return agent
     asked = words(question)
+    agents = content(" ".join(_asked_agent(question)[0])) if _WHO.match(question) else set()  # owns → Owner
     found: dict[str, Lookup] = {}
     for number, (_title, text) in enumerate(docs):
         for headers, rows, _start, _end in tables(text):
@@ -190,7 +191,7 @@ def lookup(question: str, docs: Sequence[tuple[str, str]]) -> Lookup | None:
                 key = words(row[0])
                 if len(key) < 5 or key not in asked:  # three characters at least, spaces around
                     continue
-                wanted = content(asked.replace(key, " "))
+                wanted = content(asked.replace(key, " ")) | agents
                 columns = [j for j in range(1, len(headers)) if content(headers[j]) & wanted and row[j]]
                 if len(columns) == 1:
                     j = columns[0]

@@ -262,15 +262,17 @@ class RunContext:
         ids = self._siblings.get(group[0], list(group))
         return ids if len(ids) <= MAX_SIBLINGS else list(group)
 
-    def answering(self, pid: int, adds: frozenset[str] = frozenset()) -> Passage:
+    def answering(self, pid: int, adds: frozenset[str] = frozenset(), name: str = "") -> Passage:
         """The passage of ``pid``'s document that the model reads of a second-hop document:
         the one holding most of ``adds`` (the question's words its first document lacks,
-        :func:`drrag_cli.select.bridges.missing`: what the second hop has to add), then the
-        closest to the question (cosine with q). The walk found the document through what
-        links it to the first one ("Tobias Lindqvist" in a profile's header table); the
-        answer ("born in Uppsala", "the Nortada Ferries headquarters in Aveiro") is often in
-        another of its passages, and the passage closest to the whole question can be one
-        about the first hop's topic instead (the Tern pilot in the Nortada visit notes)."""
+        :func:`drrag_cli.select.bridges.missing`: what the second hop has to add), then one
+        naming ``name`` (the bridge a named hop came by: the onboarding page's tools table,
+        not its intro, for `ebbtide`), then the closest to the question (cosine with q). The
+        walk found the document through what links it to the first one ("Tobias Lindqvist"
+        in a profile's header table); the answer ("born in Uppsala", "the Nortada Ferries
+        headquarters in Aveiro") is often in another of its passages, and the passage closest
+        to the whole question can be one about the first hop's topic instead (the Tern pilot
+        in the Nortada visit notes)."""
         found = self.fetch([pid])[pid]
         ids = self.document([pid])
         if len(ids) < 2 or self.q_vec is None:
@@ -279,7 +281,7 @@ class RunContext:
 
         whole = self.fetch(ids)
         texts = [whole[i].text if i in whole else "" for i in ids]
-        best = most_added(ids, list(self.vectors(ids) @ self.q_vec), texts, adds)
+        best = most_added(ids, list(self.vectors(ids) @ self.q_vec), texts, adds, name)
         return whole[best]
 
     def linked(self, groups: Sequence[Sequence[int]], lists: Sequence[Ranked]) -> list[list[int]]:

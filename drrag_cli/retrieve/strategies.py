@@ -144,7 +144,8 @@ class CFS(BaseStrategy):
         docs = [d for g in groups for d in g]
         docs += [
             Selected(
-                ctx.answering(d.pid, adds[d.static]), "dynamic", score_of[d.static].get(d.pid, 0.0), d.prob,
+                ctx.answering(d.pid, adds[d.static], named.get((d.static, d.pid), ("",))[0]), "dynamic",
+                score_of[d.static].get(d.pid, 0.0), d.prob,
                 via=static_ids[d.static],
             )
             for d in core.kept(decisions)

@@ -176,13 +176,17 @@ def _subject_gap(subject: str, units_1: Sequence[str], question: str) -> tuple[s
     return best
 
 
-def most_added(ids: Sequence[int], scores: Sequence[float], texts: Sequence[str], adds: Set[str]) -> int:
+def most_added(
+    ids: Sequence[int], scores: Sequence[float], texts: Sequence[str], adds: Set[str], name: str = ""
+) -> int:
     """The id (of ``ids``, with their ``scores`` and ``texts``) whose text holds most of the
-    stems ``adds``, then the best scored: the passage of a second-hop document that says
-    what the first hop lacks ("the Nortada Ferries headquarters in Aveiro", "It is housed in
-    the Vlasmarkt Annex") rather than the one most like the whole question."""
+    stems ``adds``, then ``name`` (as words), then the best scored: the passage of a
+    second-hop document that says what the first hop lacks ("the Nortada Ferries
+    headquarters in Aveiro", "It is housed in the Vlasmarkt Annex") rather than the one
+    most like the whole question."""
     covered = [len(adds & content(text)) if adds else 0 for text in texts]
-    return ids[max(range(len(ids)), key=lambda j: (covered[j], float(scores[j])))]
+    named = [bool(name) and words(name) in words(text) for text in texts]
+    return ids[max(range(len(ids)), key=lambda j: (covered[j], named[j], float(scores[j])))]
 
 
 def missing(question: str, title: str, texts: Iterable[str]) -> set[str]:

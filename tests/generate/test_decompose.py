@@ -102,3 +102,19 @@ def test_a_name_the_next_hop_only_mentions_in_passing_is_no_bridge() -> None:
     assert mentioned_bridge(question, [pick, white]) == expected
     nameless = selected(4, "white.md", "A cornerback", "He is a former American football cornerback.", via=1)
     assert mentioned_bridge(question, [pick, nameless]) is None
+
+
+def test_a_how_to_that_points_nowhere_is_bridged_by_the_tool_it_is_about() -> None:
+    """Nothing in the how-to says "tool" or "owns"; it names `ebbtide` over and over, and
+    the question describes the tool by the how-to's own title words."""
+    text = (
+        "# How to restore files from the nightly backup All backups are made with `ebbtide`, our wrapper "
+        "around restic. Do not call restic directly: ebbtide knows where the repositories are."
+    )
+    howto = selected(1, "howto.md", "How to restore files from the nightly backup", text)
+    table = "| Tool | Owner | |---|---| | `ebbtide` | Dmitri Volkov |"
+    tools = selected(5, "onboarding.html", "Onboarding", table, via=1)
+    question = "Who owns the tool that the how-to for restoring files from the nightly backup tells you to use?"
+    assert decomposed(question, [howto, tools]) == "Who owns ebbtide?"
+    unrelated = "Who owns the laptop that the new joiner gets on the first day?"
+    assert decomposed(unrelated, [howto, tools]) is None  # the description says nothing of the how-to

@@ -72,3 +72,11 @@ def test_who_owns_a_thing_a_document_mentions_is_not_that_documents_owner() -> N
     question = "Who owns the command-line tool that the how-to for restoring files from the nightly backup uses?"
     assert lookup(question, docs) is None  # the tool's owner is asked, not the how-to's
     assert lookup("Who owns the how-to for restoring files?", docs).answer == "Jonas Weber"
+
+
+def test_who_owns_a_row_reads_its_owner_column() -> None:
+    tools = "| Tool | What it does | Owner | |---|---|---| | `heron-cli` | Search | Tobias Lindqvist | " \
+        "| `ebbtide` | Backup wrapper | Dmitri Volkov |"
+    found = lookup("Who owns ebbtide?", [("Onboarding", tools)])
+    assert found is not None and (found.answer, found.column) == ("Dmitri Volkov", "Owner")
+    assert lookup("Who uses ebbtide?", [("Onboarding", tools)]) is None  # no column for "uses"

@@ -102,3 +102,6 @@ def test_most_added_prefers_the_passage_that_says_what_the_first_hop_lacks() -> 
     texts = ["Workshop on the assistant pilot with their IT lead.", VISIT]
     assert bridges.most_added([7, 8], [0.61, 0.42], texts, adds) == 8
     assert bridges.most_added([7, 8], [0.61, 0.42], texts, set()) == 7  # nothing to add: the closest
+    tools = ["Internal tools and their owners: each tool has one owner.", "| Tool | Owner | | `ebbtide` | Dmitri |"]
+    assert bridges.most_added([7, 8], [0.61, 0.42], tools, {"tool"}) == 7
+    assert bridges.most_added([7, 8], [0.61, 0.42], tools, {"tool"}, "ebbtide") == 8  # the passage naming the bridge
