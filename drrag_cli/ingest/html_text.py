@@ -1,6 +1,6 @@
 """HTML → (title, text): the boilerplate (script, style, nav, head) dropped, blocks kept as
-lines, tables as Markdown tables (one row a line, the first row as header), inline
-``<code>`` in backticks. Shared by the .html loader, e-book chapters and HTML-only mail.
+lines, headings as Markdown headings ("## Internal tools"), tables as Markdown tables (one
+row a line, the first row as header), inline ``<code>`` in backticks. Shared by the .html loader, e-book chapters and HTML-only mail.
 
 A table's cells used to run together ("ToolWhat it doesOwner heron-cliQuery and ..."):
 the words at cell borders were lost to search, and neither the answer stage's table
@@ -18,6 +18,7 @@ class _HTMLText(HTMLParser):
              "h1", "h2", "h3", "h4", "h5", "h6", "pre", "blockquote", "dd", "dt", "hr"}
 
     CELL = {"td", "th"}
+    HEADINGS = {"h1", "h2", "h3", "h4", "h5", "h6"}
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
@@ -58,6 +59,8 @@ class _HTMLText(HTMLParser):
             self._emit(" " if self._in_cell() else "\n")
         elif tag == "table":
             self._emit("\n")
+        if tag in self.HEADINGS and not self._in_cell():
+            self._emit(f"\n{'#' * int(tag[1])} ")  # a Markdown heading: it opens a passage, as in a .md note
 
     def handle_endtag(self, tag: str) -> None:
         if tag in self.SKIP and tag != "head" and self.skip_depth:
@@ -77,7 +80,7 @@ class _HTMLText(HTMLParser):
             self._rows.pop()
             self._emit("\n")
         elif tag in self.BLOCK:
-            self._emit(" " if self._in_cell() else "\n")
+            self._emit(" " if self._in_cell() else "\n\n" if tag in self.HEADINGS else "\n")
 
     def _end_cell(self) -> None:
         while self._in_cell():

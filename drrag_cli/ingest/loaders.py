@@ -25,7 +25,8 @@ from drrag_cli.types import Document
 # cached vectors). 2: HTML tables as Markdown rows, inline code in backticks. 3: a long
 # Markdown table is cut between rows and each part repeats its header (ingest/chunking.py).
 # 4: a heading that would end a passage opens the next one (ingest/chunking.py).
-READERS = 4
+# 5: HTML headings are written as Markdown headings (ingest/html_text.py).
+READERS = 5
 OFFICE_SUFFIXES = frozenset({".docx", ".pptx", ".odt", ".epub"})  # ingest/office.py
 MAIL_SUFFIXES = frozenset({".eml", ".mbox"})  # ingest/mail.py
 
