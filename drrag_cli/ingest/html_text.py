@@ -1,6 +1,7 @@
 """HTML → (title, text): the boilerplate (script, style, nav, head) dropped, blocks kept as
 lines, headings as Markdown headings ("## Internal tools"), tables as Markdown tables (one
-row a line, the first row as header), inline ``<code>`` in backticks. Shared by the .html loader, e-book chapters and HTML-only mail.
+row a line, the first row as header), inline ``<code>`` in backticks. Shared by the .html
+loader, e-book chapters and HTML-only mail.
 
 A table's cells used to run together ("ToolWhat it doesOwner heron-cliQuery and ..."):
 the words at cell borders were lost to search, and neither the answer stage's table
