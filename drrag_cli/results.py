@@ -53,6 +53,7 @@ class AskResult:
             "question": self.question,
             "answer": self.answer.text if self.answer else None,
             "supported": self.answer.supported if self.answer else False,
+            "confidence": round(c, 4) if self.answer and (c := self.answer.confidence) is not None else None,
             "evidence": ev.to_json() if self.answer and (ev := self.answer.evidence) else None,
             **({"asked": self.answer.asked} if self.answer and self.answer.asked not in ("", self.question) else {}),
             **({"compared": self.answer.compared.to_json()} if self.answer and self.answer.compared else {}),

@@ -111,6 +111,7 @@ def evaluate_one(
         record["stop_reason"] = retrieval.note.stop_reason
     if answer is not None:
         record.update(answer=answer.text, trimmed=len(answer.trimmed), supported=answer.supported)
+        record["confidence"] = None if answer.confidence is None else round(answer.confidence, 4)
         if answer.asked not in ("", ex.question):
             record["asked"] = answer.asked  # answer.mode: decompose rewrote it
         if answer.compared is not None:

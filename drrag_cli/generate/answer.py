@@ -88,6 +88,9 @@ class Answer:
     compared: Comparison | None = None  # a comparison decided in code, not by the model (.compare)
     looked_up: Lookup | None = None  # a table cell read in code, not by the model (.tables)
     typed: bool = False  # the model could only pick a year or number the fed text states (.prompts)
+    # the lowest probability of a token the model wrote (a free answer from LocalLLM): a weak
+    # signal, in --json and eval records only (docs/BENCHMARKS.md measures how weak)
+    confidence: float | None = None
 
     @property
     def supported(self) -> bool:
@@ -249,7 +252,7 @@ def generate_answer(
     return Answer(
         text=text, passages=list(shown[:keep]), trimmed=trimmed, prompt=prompt, llm_calls=1, generate_s=elapsed,
         prompt_tokens=tokens, truncated=truncated, raw=raw, asked=question, suspicious=suspicious, withheld=withheld,
-        typed=bool(allowed) and not options,
+        typed=bool(allowed) and not options, confidence=getattr(getattr(llm, "last_call", None), "least_prob", None),
     )  # fmt: skip
 
 

@@ -9,7 +9,6 @@ sha256, so later runs check two ``stat`` fields instead of re-hashing 250 MB.
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import re
 import threading
@@ -23,6 +22,7 @@ from drrag_cli.config import LLMSettings
 from drrag_cli.errors import ModelError
 from drrag_cli.generate.perf import CallStats, amx_cpu, cores, plain_cpu_buffers, threads_now
 from drrag_cli.generate.prompts import DOCS_OPEN
+from drrag_cli.generate.sampling import sampling_kwargs
 from drrag_cli.models import models_dir, sidecar_matches, write_sidecar
 
 FIX_HINT = "set llm.model_path / --model to a .gguf file"
@@ -250,14 +250,9 @@ class LocalLLM:
     ) -> str:
         """Complete ``tokens``; ``tokens[:fixed]`` (the instruction and examples before the
         question's documents) is evaluated apart and kept between answers (:func:`.kv_cache.prepare`)."""
-        kwargs: dict[str, Any] = {
-            "max_tokens": max_tokens,
-            "stop": stop or [],
-            "temperature": self.settings.temperature,
-        }
         model = self.model  # loads (quietly) before anything is streamed
-        if options:
-            kwargs["grammar"] = _grammar(options)
+        kwargs, least = sampling_kwargs(options, self.settings.temperature)
+        kwargs.update(max_tokens=max_tokens, stop=stop or [])
         keep = _keeps_state(model, tokens, fixed)
         from llama_cpp import llama_perf_context, llama_perf_context_reset, llama_set_n_threads
 
@@ -291,6 +286,7 @@ class LocalLLM:
             generate_eval_s=perf.t_eval_ms / 1000,
             wall_s=time.perf_counter() - start,
             threads=threads,
+            least_prob=least.seen if least is not None else None,
         )
         if keep:
             kv_cache.save(model, model.drrag_kv_path, fixed)
@@ -371,17 +367,6 @@ def _keeps_state(model: Any, tokens: list[int], fixed: int) -> bool:  # noqa: AN
         return False
     model.drrag_kv_pending = False
     return getattr(model, "drrag_prefix", 0) != fixed or kv_cache.shared(model, tokens) < fixed
-
-
-def _grammar(options: Sequence[str]) -> Any:
-    """A GBNF grammar whose only sentences are ``options`` (quotes and backslashes escaped),
-    after an optional space: a completion prompt ends in "Answer:", and the model's own
-    next token carries the space (" 2014"); without it the grammar forces tokens the
-    model rarely writes there, and its choice among the options changes."""
-    from llama_cpp import LlamaGrammar
-
-    quoted = [json.dumps(o, ensure_ascii=False) for o in options]
-    return LlamaGrammar.from_string('root ::= " "? (' + " | ".join(quoted) + ")", verbose=False)
 
 
 def _merge_system(messages: list[dict[str, str]]) -> list[dict[str, str]]:

@@ -160,7 +160,8 @@ class Tools:
     ) -> dict[str, Any]:
         """Answer a question from the user's indexed files: DR-RAG retrieval (multi-hop), then a local model.
         Returns `answer`, numbered `citations` (passage_id, source, lines), `llm_calls`, `supported` (the
-        answer stands in the cited text) and `evidence` (the citation number and the sentence stating it).
+        answer stands in the cited text), `evidence` (the citation number and the sentence stating it) and
+        `confidence` (the lowest probability of a token the model wrote; a weak signal, null when decided).
         Slower than `search` (seconds); answers are short and only as good as the retrieved text, so check
         citations."""
         return await cancellable(partial(self.service.ask, question, strategy=strategy, k=k))

@@ -61,6 +61,8 @@ def test_answers_in_one_short_line(llm: LocalLLM) -> None:
     assert "\n" not in answer.text and 0 < len(answer.text) <= 300
     assert "canberra" in answer.text.lower()
     assert answer.prompt_tokens == llm.count_tokens(answer.prompt)
+    assert answer.confidence is not None and 0 < answer.confidence <= 1  # its least sure token
+    assert answer.confidence == llm.last_call.least_prob
 
 
 def test_streaming_matches_answer(llm: LocalLLM) -> None:
@@ -140,6 +142,7 @@ def test_a_choice_question_gets_one_of_its_sides(llm: LocalLLM) -> None:
     assert answer.text in ("Odile Marsh", "Pavel Ruud")  # the grammar allows nothing else
     yes_no = generate_answer(llm, "Are Odile Marsh and Pavel Ruud both painters?", [older, younger])
     assert yes_no.text in ("yes", "no")
+    assert answer.confidence is None and yes_no.confidence is None  # a grammar's pick: no free token probability
 
 
 def test_document_text_never_becomes_a_control_token(llm: LocalLLM) -> None:
