@@ -201,7 +201,35 @@ def decomposed(question: str, documents: Sequence[Selected]) -> str | None:
 
 def bridged(question: str, documents: Sequence[Selected]) -> tuple[str, Bridge] | None:
     """(the rewritten question, the bridge it names) or None: :func:`decomposed` with the
-    bridge it put in."""
+    bridge it put in. No rewrite when the bridge is what the question asks for
+    (:func:`asked_kind`): "Which American film director hosted the ...?" must not become
+    "... hosted John Waters?" when John Waters's page opens "... is an American film director"."""
     bridge = named_bridge(documents) or mentioned_bridge(question, documents)
     asked = bridge_question(question, bridge.entity, bridge.near, bridge.about) if bridge else None
-    return (asked, bridge) if asked and bridge else None
+    if not asked or not bridge:
+        return None
+    kind = asked_kind(question)
+    opening = next((d.passage.text[:OPENING] for d in documents if d.passage.source == bridge.source), "")
+    if kind and kind in WORD_RE.findall(opening.lower()):
+        return None  # the bridge's own document says it is a <kind>: it may be the answer
+    return asked, bridge
+
+
+OPENING = 200  # characters of the bridge's document where it says what it is ("... is an American film director")
+
+
+def asked_kind(question: str) -> str:
+    """The noun a "What / Which <noun> ...?" question asks for, lower-case: the last word of
+    the words after the question word, up to a preposition, a form of be / do / have or a
+    past participle ("Which American film [director] hosted ...", "In which [city] was
+    ..."); "" for other questions ("Who ...?", "Where ...?")."""
+    words = WORD_RE.findall(question.lower())
+    at = next((i for i, w in enumerate(words[:3]) if w in ("what", "which")), None)
+    if at is None:
+        return ""
+    kind = ""
+    for word in words[at + 1 :]:
+        if word in _PREPOSITIONS or word in _BE or word in _DO or word in STOP or _PARTICIPLE_RE.search(word):
+            break
+        kind = word
+    return kind

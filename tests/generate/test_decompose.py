@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from drrag_cli.generate.decompose import Bridge, bridge_question, decomposed, mentioned_bridge, named_bridge
+from drrag_cli.generate.decompose import (
+    Bridge,
+    asked_kind,
+    bridge_question,
+    decomposed,
+    mentioned_bridge,
+    named_bridge,
+)
 from drrag_cli.retrieve.context import Selected
 from drrag_cli.types import Passage
 
@@ -118,3 +125,18 @@ def test_a_how_to_that_points_nowhere_is_bridged_by_the_tool_it_is_about() -> No
     assert decomposed(question, [howto, tools]) == "Who owns ebbtide?"
     unrelated = "Who owns the laptop that the new joiner gets on the first day?"
     assert decomposed(unrelated, [howto, tools]) is None  # the description says nothing of the how-to
+
+
+def test_no_rewrite_when_the_bridge_is_what_the_question_asks_for() -> None:
+    """The festival's page names its host, whose own page says he is a film director: the
+    question asks for him, so naming him in it would only echo him back."""
+    festival = selected(1, "festival.md", "2014 Florida Film Festival",
+                        "The 2014 Florida Film Festival was hosted by John Waters.")
+    waters = selected(5, "waters.md", "John Waters", "John Waters is an American film director.", via=1)
+    question = "Which American film director hosted the 2014 Florida Film Festival?"
+    assert asked_kind(question) == "director" and asked_kind("In which city was X born?") == "city"
+    assert asked_kind("Who hosted the festival?") == ""
+    assert decomposed(question, [festival, waters]) is None
+    actor = selected(5, "waters.md", "John Waters", "John Waters is an American actor.", via=1)
+    born = "In which city was the man who hosted the 2014 Florida Film Festival born?"
+    assert decomposed(born, [festival, actor]) == "In which city was John Waters born?"  # not a city: a bridge
