@@ -113,6 +113,9 @@ class _HTMLText(HTMLParser):
         self.parts.append(data)
 
 
+_EMPTY_HEADING = re.compile(r"#{1,6}")  # "<h1></h1>": a heading with no words
+
+
 def html_text(text: str) -> tuple[str, str]:
     """(title, body text) of an HTML page: <title> else <h1>; boilerplate tags dropped."""
     parser = _HTMLText()
@@ -122,5 +125,6 @@ def html_text(text: str) -> tuple[str, str]:
     body = re.sub(r"[ \t\r\f\v]+", " ", body)
     body = re.sub(r"\n\s*\n+", "\n\n", body)
     lines = [line.strip() for line in body.split("\n")]
-    body = "\n".join(lines).strip()
+    body = "\n".join(line for line in lines if not _EMPTY_HEADING.fullmatch(line)).strip()
+    body = re.sub(r"\n\s*\n+", "\n\n", body)  # where an empty heading stood
     return " ".join(parser.title.split()) or " ".join(parser.h1.split()), body

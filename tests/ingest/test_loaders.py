@@ -65,6 +65,7 @@ def test_html_tables_become_markdown_rows(tmp_path: Path) -> None:
     assert "| Tool | Owner |\n|---|---|\n| `ebbtide` | Dmitri Volkov |\n| a/b | Sofie Janssens |" in text
     assert "Run `tally` weekly." in text
     assert text.startswith("## Tools\n\n| Tool | Owner |")  # a heading as in Markdown: it opens a passage
+    assert html_text("<p>a</p><h1> </h1><p>b</p>")[1] == "a\n\nb"  # an empty heading leaves no lone "#"
     assert "Tool: `ebbtide`; Owner: Dmitri Volkov." in linearise(" ".join(text.split()))
     _title, captioned = html_text("<table><caption>Cap</caption><tr><td>1<td>2<tr><td>3<td>4</table>")
     assert captioned == "Cap\n| 1 | 2 |\n|---|---|\n| 3 | 4 |"  # unclosed cells and rows, a caption
