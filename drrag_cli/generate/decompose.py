@@ -139,8 +139,9 @@ def mentioned_bridge(question: str, documents: Sequence[Selected]) -> Bridge | N
     files: dict[str, str] = {}
     for d in documents:
         files[d.passage.source] = files.get(d.passage.source, "") + " " + d.passage.text.lower()
+    statics = {d.passage.title for d in documents if d.via is None}
     for texts, title, target, target_title, source in _hops(documents):
-        pointed = asked - _content(title)
+        pointed = asked - _content(title) - _content(" ".join(statics - {title}))  # words naming another document
         found = [u for t in texts for u in units(t) if pointed & _content(u)]
         target_words = word_string(target)
         subject = core_title(target_title).strip()

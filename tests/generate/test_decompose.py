@@ -140,3 +140,14 @@ def test_no_rewrite_when_the_bridge_is_what_the_question_asks_for() -> None:
     actor = selected(5, "waters.md", "John Waters", "John Waters is an American actor.", via=1)
     born = "In which city was the man who hosted the 2014 Florida Film Festival born?"
     assert decomposed(born, [festival, actor]) == "In which city was John Waters born?"  # not a city: a bridge
+
+
+def test_words_that_name_another_fed_document_do_not_point() -> None:
+    """"the how-to for restoring files from the nightly backup" names the how-to (its title);
+    the infrastructure page's line on nightly backups is not where the question points."""
+    howto = selected(1, "howto.md", "How to restore files from the nightly backup", "Log in to the backup host first.")
+    infra = selected(2, "infra.html", "Infrastructure overview",
+                     "It holds the project shares for the Porto team and receives nightly backups.")
+    onboarding = selected(5, "onboarding.html", "Onboarding", "- Porto office: ask Ines for a badge.", via=2)
+    question = "Who owns the command-line tool that the how-to for restoring files from the nightly backup uses?"
+    assert mentioned_bridge(question, [howto, infra, onboarding]) is None  # not "Who owns Porto?"
