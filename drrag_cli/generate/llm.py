@@ -174,9 +174,19 @@ class LocalLLM:
         self.max_tokens = self.settings.max_tokens
         self._path = resolve_model_path(self.settings.model_path)
         self._model: Any = None
-        self.last_call: CallStats | None = None  # what the latest completion cost
+        self._calls = threading.local()  # last_call per thread: `drrag serve` answers on several
         if self._path is not None:
             _check_gguf(self._path)  # fail early and clearly; loading stays lazy
+
+    @property
+    def last_call(self) -> CallStats | None:
+        """What this thread's latest completion cost (and how sure it was): the request that
+        made it reads it, not one that finished later on another thread."""
+        return getattr(self._calls, "value", None)
+
+    @last_call.setter
+    def last_call(self, stats: CallStats | None) -> None:
+        self._calls.value = stats
 
     @property
     def model_path(self) -> Path:

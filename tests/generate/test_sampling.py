@@ -24,3 +24,20 @@ def test_a_constrained_or_sampled_answer_is_not_watched() -> None:
     assert least is not None and kwargs["logits_processor"][0] is least
     assert sampling_kwargs(("yes", "no"), 0.0)[1] is None  # a grammar's pick
     assert sampling_kwargs((), 0.7)[1] is None  # a sampled token need not be the most likely
+
+
+def test_last_call_belongs_to_the_thread_that_made_it() -> None:
+    """Behind `drrag serve`'s queue another request may finish a completion between this
+    one's end and its reading the stats: each thread reads its own."""
+    import threading
+
+    from drrag_cli.generate.llm import LocalLLM
+
+    llm = LocalLLM()
+    assert llm.last_call is None
+    llm.last_call = "this thread's"  # type: ignore[assignment]
+    seen: list[object] = []
+    other = threading.Thread(target=lambda: seen.append(llm.last_call))
+    other.start()
+    other.join()
+    assert seen == [None] and llm.last_call == "this thread's"
