@@ -131,8 +131,11 @@ def sample(args: argparse.Namespace) -> dict[str, Any]:
     p50 = {k: round(statistics.median(r[k] for r in rows if k in r), 4) for k in keys if any(k in r for r in rows)}
     answers = {r["q"]: r["answer"] for r in rows if r["round"] == 0}
     correct = sum(r["correct"] for r in rows if r["round"] == 0)
+    modelled = [r["wall_s"] for r in rows if r["llm_calls"]]  # answers decided in code take ~0.15 s: apart
     return {"settings": parse_sets(args.set), "load_s": round(load_s, 2), "rounds": args.rounds, "correct": correct,
             "p50": p50, "p95_wall_s": round(pct([r["wall_s"] for r in rows], 0.95), 4),
+            "model_answered": len(modelled),
+            "p50_wall_s_model_answered": round(statistics.median(modelled), 4) if modelled else None,
             "answers": answers, "rows": rows}  # fmt: skip
 
 
