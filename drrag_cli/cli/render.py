@@ -186,11 +186,11 @@ def _print_warnings(answer: Any, question: str, console: Console) -> None:
             highlight=False,
         )
     if not answer.supported and answer.passages:
-        from drrag_cli.generate.answer import echoes, is_supported
+        from drrag_cli.generate.answer import echoes, fed_texts, is_supported
 
         if echoes(answer.text, answer.asked or question):
             why = "only repeats the question"
-        elif is_supported(answer.text, [f"{p.title} {p.text}" for p in answer.passages]):
+        elif is_supported(answer.text, fed_texts(answer.passages)):
             why = "is in the sources below, but not where they speak of the question"  # a picked year/number
         else:
             why = "is not in the sources below"

@@ -98,8 +98,7 @@ class Answer:
         more than an echo of the question (:func:`echoes`) and, when the model could only
         pick a year or number the text states, stands beside the question's words
         (:func:`.evidence.beside_question`)."""
-        fed = [f"{p.title} {p.text}" for p in self.passages]
-        if not is_supported(self.text, fed) or echoes(self.text, self.asked):
+        if not is_supported(self.text, fed_texts(self.passages)) or echoes(self.text, self.asked):
             return False
         return not self.typed or beside_question(self.text, self.asked, self.passages)
 
@@ -111,6 +110,11 @@ class Answer:
         if self.llm_calls == 0 or self.compared is not None or self.looked_up is not None or not self.supported:
             return None
         return evidence(self.text, self.asked, self.passages)
+
+
+def fed_texts(passages: Sequence[Passage]) -> list[str]:
+    """Each passage's title and text, as :func:`is_supported` looks for an answer in them."""
+    return [f"{p.title} {p.text}" for p in passages]
 
 
 def is_supported(answer: str, texts: Sequence[str]) -> bool:

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from drrag_cli.generate.prompts import answer_options, neutralise
 from drrag_cli.index.links import core_title
 from drrag_cli.ingest.units import units
-from drrag_cli.select.bridges import CALENDAR, NAME_RE, STOP, WORD_RE, inside, topic_name
+from drrag_cli.select.bridges import CALENDAR, NAME_RE, STOP, WORD_RE, inside, topic_name, topic_units
 from drrag_cli.select.bridges import about as is_about  # `about` names a title here
 from drrag_cli.select.bridges import words as word_string  # `words` is a list in bridge_question
 
@@ -160,7 +160,7 @@ def mentioned_bridge(question: str, documents: Sequence[Selected]) -> Bridge | N
                     return Bridge(name, unit, title, source)
         topic = topic_name(question, title, texts)  # a how-to's `ebbtide`, the tool it is about
         if topic and word_string(topic) in target_words:
-            near = " ".join(u for t in texts for u in units(t) if f"`{topic}`" in u)
+            near = " ".join(topic_units(topic, texts))
             return Bridge(topic, f"{title} {near}", "", source)  # the question may describe it by the title
     return None
 

@@ -196,7 +196,7 @@ def _groups(
     below it, not after the paragraph above it."""
     groups: list[tuple[int, int]] = []
     cur_start, cur_end, cur_words = -1, -1, 0
-    last: tuple[int, int, int] | None = None  # the heading piece that ended the passage so far
+    last: tuple[int, int] | None = None  # (start, words) of the heading piece that ended the passage so far
     before = -1  # where the passage ended before that heading
     for s0, s1, n in pieces:
         heading = text.startswith("#", s0)
@@ -205,13 +205,13 @@ def _groups(
         if cur_start >= 0 and (full or new_page or (heading and cur_words >= chunk_words // 3)):
             if last is not None and last[0] > cur_start and not new_page:
                 groups.append((cur_start, before))
-                cur_start, cur_words = last[0], last[2]
+                cur_start, cur_words = last
             else:
                 groups.append((cur_start, cur_end))
                 cur_start, cur_words = -1, 0
         if cur_start < 0:
             cur_start = s0
-        before, last = cur_end, (s0, s1, n) if heading else None
+        before, last = cur_end, (s0, n) if heading else None
         cur_end, cur_words = s1, cur_words + n
     if cur_start >= 0:
         groups.append((cur_start, cur_end))

@@ -123,8 +123,7 @@ def html_text(text: str) -> tuple[str, str]:
     parser.close()
     body = "".join(parser.parts)
     body = re.sub(r"[ \t\r\f\v]+", " ", body)
-    body = re.sub(r"\n\s*\n+", "\n\n", body)
     lines = [line.strip() for line in body.split("\n")]
     body = "\n".join(line for line in lines if not _EMPTY_HEADING.fullmatch(line)).strip()
-    body = re.sub(r"\n\s*\n+", "\n\n", body)  # where an empty heading stood
+    body = re.sub(r"\n\s*\n+", "\n\n", body)  # blank runs, and where an empty heading stood
     return " ".join(parser.title.split()) or " ".join(parser.h1.split()), body

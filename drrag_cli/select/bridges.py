@@ -88,9 +88,13 @@ def pointed_units(question: str, title: str, texts: Iterable[str]) -> list[str]:
     pointed = relation(question) - content(title)
     found = [u for t in texts for u in units(t) if pointed & content(u)]
     if not found and pointed:  # nothing points: the document's own topic may be the bridge
-        topic = topic_name(question, title, texts)
-        return [u for t in texts for u in units(t) if topic and f"`{topic}`" in u]
+        return topic_units(topic_name(question, title, texts), texts)
     return sorted(found, key=lambda u: -len(pointed & content(u)))
+
+
+def topic_units(topic: str, texts: Iterable[str]) -> list[str]:
+    """The units of ``texts`` that name ``topic`` as code ("`ebbtide`"); [] without a topic."""
+    return [u for t in texts for u in units(t) if topic and f"`{topic}`" in u]
 
 
 def topic_name(question: str, title: str, texts: Sequence[str]) -> str:
