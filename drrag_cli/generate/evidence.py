@@ -70,7 +70,7 @@ def _best(answer: str, question: str, passages: Sequence[Passage]) -> tuple[int,
     asked = _words(question) - _ASKING - _words(answer)
     best: tuple[int, int, str] | None = None
     for n, passage in enumerate(passages, start=1):
-        for unit in statement_units(linearise(passage.text)):
+        for unit in statement_units(linearise(passage.text, between="\n\n")):  # a row a unit
             if f" {norm} " in f" {normalize_answer(unit)} ":
                 key = (len(asked & _words(unit)), -n, unit)
                 if best is None or key[:2] > best[:2]:

@@ -80,10 +80,12 @@ def tables(text: str) -> list[tuple[list[str], list[list[str]], int, int]]:
     return out
 
 
-def linearise(text: str) -> str:
+def linearise(text: str, between: str = " ") -> str:
     """``text`` with each Markdown table (header, separator, rows) written as one sentence
     per row, "Header: cell; Header: cell." (a key-value table with an empty header:
-    "Key: value."); other text and malformed tables unchanged."""
+    "Key: value."), the rows joined by ``between``; other text and malformed tables
+    unchanged. A blank line ``between`` keeps rows apart as units even when the first
+    header is lower-case ("file: ...; questions: 100. file: ..." is one sentence)."""
     out, done = [], 0
     for headers, rows, start, end in tables(text):
         out.append(text[done:start])
@@ -91,7 +93,7 @@ def linearise(text: str) -> str:
             sentences = ("; ".join(f"{h}: {c}" for h, c in zip(headers, row, strict=True) if c) + "." for row in rows)
         else:  # key-value rows
             sentences = (f"{_plain(key)}: {value}." for key, value in rows if key and value)
-        out.append(" ".join(sentences))
+        out.append(between.join(sentences))
         done = end
     out.append(text[done:])
     return "".join(out)

@@ -55,3 +55,12 @@ def test_an_answer_has_evidence_only_when_the_model_gave_a_supported_one() -> No
     assert answer("Uppsala").evidence is not None
     assert answer("Amsterdam").evidence is None  # unsupported: marked so, no quote
     assert answer("Uppsala", calls=0).evidence is None  # decided in code: it says what it read
+
+
+def test_each_row_is_its_own_unit_even_under_lower_case_headers() -> None:
+    files = _p(
+        "| file | split | questions | |---|---|---| | hotpotqa/train100.json | HotpotQA train | 100 | "
+        "| musique/dev100.json | MuSiQue dev | 100 |"
+    )
+    found = evidence("100", "How many questions does the MuSiQue dev file hold?", [files])
+    assert found is not None and found.text == "file: musique/dev100.json; split: MuSiQue dev; questions: 100."
