@@ -157,9 +157,10 @@ class Registry:
                 raise
             found[name] = coll
             self._save(found)
+            self.refresh_union(settings)
         return report
 
-    def remove(self, name: str) -> Collection:
+    def remove(self, name: str, settings: Settings | None = None) -> Collection:
         """Drop the entry, then the folder (a crash in between leaves only an orphan folder)."""
         with self._locked() as found:
             coll = found[self.get(name).name]
@@ -168,9 +169,10 @@ class Registry:
                 del found[name]
                 self._save(found)
             shutil.rmtree(folder, ignore_errors=True)
+            self.refresh_union(settings or Settings())
         return coll
 
-    def rename(self, old: str, new: str) -> Collection:
+    def rename(self, old: str, new: str, settings: Settings | None = None) -> Collection:
         """The entry is renamed first (still naming the old folder), then the folder, then
         the entry's folder name; :meth:`folder` finds the index at every step."""
         check_name(new)
@@ -189,6 +191,7 @@ class Registry:
                 os.replace(source, target)
             coll.dir = new
             self._save(found)
+            self.refresh_union(settings or Settings())
         return coll
 
     # -- indexing and opening ------------------------------------------------------------
@@ -205,11 +208,29 @@ class Registry:
         from drrag_cli.index.api import Index
         from drrag_cli.index.multi import MultiIndex
 
+        from drrag_cli.index.union import open_union
+
         found = self.load()
         chosen = [self.get(n) for n in dict.fromkeys(names)] if names else list(found.values())
         if not chosen:
             raise IndexMissingError("no collections yet; create one with `drrag collection add NAME PATH`")
-        return MultiIndex([(c.name, Index.open(self.settings(c, settings), path=self.folder(c))) for c in chosen])
+        members = [(c.name, Index.open(self.settings(c, settings), path=self.folder(c))) for c in chosen]
+        every = len(members) > 1 and [c.name for c in chosen] == list(found)
+        return MultiIndex(members, union=open_union(self.base, members) if every else None)
+
+    def refresh_union(self, settings: Settings) -> None:
+        """(Re)build the one BM25 index over every collection (:mod:`drrag_cli.index.union`)
+        after a change; a collection that cannot be opened leaves none (search then reads
+        the collections one by one)."""
+        from drrag_cli.errors import DrragError
+        from drrag_cli.index.api import Index
+        from drrag_cli.index.union import refresh_union
+
+        try:
+            members = [(c.name, Index.open(self.settings(c, settings), path=self.folder(c))) for c in self.load().values()]
+        except DrragError:
+            members = []
+        refresh_union(self.base, members)
 
 
 def target_index(settings: Settings, names: Sequence[str], explicit_index: bool) -> MultiIndex | None:

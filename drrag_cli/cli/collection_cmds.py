@@ -84,7 +84,7 @@ def remove(name: Annotated[str, typer.Argument(help="The collection to forget.")
     """Forget a collection and delete its index (your files are not touched)."""
     from drrag_cli.collections import Registry
 
-    Registry().remove(name)
+    Registry().remove(name, settings_for(None))
     stderr_console().print(f"removed collection {name} and its index (your files are untouched)", highlight=False)
 
 
@@ -96,5 +96,5 @@ def rename(
     """Rename a collection (its index moves with it; nothing is re-indexed)."""
     from drrag_cli.collections import Registry
 
-    Registry().rename(old, new)
+    Registry().rename(old, new, settings_for(None))
     stderr_console().print(f"renamed collection {old} to {new}", highlight=False)

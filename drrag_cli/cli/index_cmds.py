@@ -154,6 +154,7 @@ def _sync_collections(settings: Settings, json_out: bool, verbose: bool) -> bool
         reports.append({"collection": name, **report.to_json()})
         if not json_out:
             _print_report(report, err, verbose, label=f"collection {name}" if name else None)
+    reg.refresh_union(settings)
     if json_out:
         print_json(reports)
     if failed:

@@ -22,6 +22,8 @@ from drrag_cli.types import Passage
 if TYPE_CHECKING:
     import numpy as np
 
+    from drrag_cli.index.bm25 import BM25Index
+
 _score = itemgetter(1)  # of a (passage id, score) hit
 
 
@@ -31,7 +33,8 @@ class MultiIndex:
 
     search = Index.search  # ranked + passages: the same for one index and many
 
-    def __init__(self, indexes: Sequence[tuple[str, Index]]) -> None:
+    def __init__(self, indexes: Sequence[tuple[str, Index]], union: BM25Index | None = None) -> None:
+        self.union = union  # one BM25 index over exactly these collections (index/union.py)
         self.names = [name for name, _ix in indexes]
         self.indexes = [ix for _name, ix in indexes]
         first = self.indexes[0]
@@ -68,8 +71,11 @@ class MultiIndex:
     hybrid_ranked = Index.hybrid_ranked
 
     def bm25_ranked(self, text: str, n: int) -> list[tuple[int, float]]:
-        """The top ``n`` of every collection's BM25 list, best first (per-collection IDF:
-        close enough to compare). The query is parsed once for all (bm25.parse_query)."""
+        """The union index's top ``n`` (one search, global IDF) when it is built; else the
+        top ``n`` of every collection's BM25 list, best first (per-collection IDF: close
+        enough to compare), the query parsed once for all (bm25.parse_query)."""
+        if self.union is not None:
+            return self.union.search(text, n)
         return self._merged([ix.bm25_ranked(text, n) for ix in self.indexes], n)
 
     def dense_ranked(self, vec: np.ndarray, n: int) -> list[tuple[int, float]]:

@@ -21,6 +21,12 @@ def test_collection_commands_and_index_resync(cli, corpus: Path) -> None:  # noq
     reports = json.loads(out)
     assert code == 0 and [r["collection"] for r in reports] == ["notes", "wiki"]
     assert reports[0]["files"]["added"] == 1 and reports[1]["files"]["unchanged"] == 2
+    code, out, _ = cli("search", "Quint lab", "--mode", "bm25", "--json", "-k", "1")  # the union index
+    assert code == 0 and json.loads(out)["results"][0]["source"].endswith("new.md")
+    from drrag_cli.collections import Registry
+    from drrag_cli.config import Settings
+
+    assert Registry().open([], Settings()).union is not None  # rebuilt after the re-sync
 
     assert cli("index", str(corpus / "wiki"))[0] == 0  # PATH: the local index, as before
     code, _, err = cli("index")

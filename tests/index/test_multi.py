@@ -1,6 +1,7 @@
-"""Several collections searched as one (MultiIndex): the BM25 query is parsed once and
-run against every collection's tantivy index, which must rank exactly as each index
-parsing it itself; passage ids interleave and map back to their collection."""
+"""Several collections searched as one (MultiIndex): without the union index, the BM25
+query is parsed once and run against every collection's tantivy index, which must rank
+exactly as each index parsing it itself; passage ids interleave and map back to their
+collection. (The union index over every collection: test_union.py.)"""
 
 from __future__ import annotations
 
@@ -21,7 +22,9 @@ def multi(tmp_path: Path, corpus: Path) -> MultiIndex:
     reg = Registry(tmp_path / "data")
     reg.add("notes", [str(corpus / "notes")], Settings())
     reg.add("wiki", [str(corpus / "wiki"), str(corpus / "records.jsonl")], Settings())
-    return reg.open(["notes", "wiki"], Settings())
+    together = reg.open(["notes", "wiki"], Settings())
+    assert together.union is not None  # every collection: one BM25 index (test_union.py)
+    return MultiIndex(list(zip(together.names, together.indexes, strict=True)))  # one by one
 
 
 def own_parse(index: bm25.BM25Index, text: str, n: int) -> list[tuple[int, float]]:
