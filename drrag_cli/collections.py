@@ -207,7 +207,6 @@ class Registry:
         share the embedding model."""
         from drrag_cli.index.api import Index
         from drrag_cli.index.multi import MultiIndex
-
         from drrag_cli.index.union import open_union
 
         found = self.load()
@@ -227,7 +226,8 @@ class Registry:
         from drrag_cli.index.union import refresh_union
 
         try:
-            members = [(c.name, Index.open(self.settings(c, settings), path=self.folder(c))) for c in self.load().values()]
+            found = self.load().values()
+            members = [(c.name, Index.open(self.settings(c, settings), path=self.folder(c))) for c in found]
         except DrragError:
             members = []
         refresh_union(self.base, members)
