@@ -105,3 +105,6 @@ def test_most_added_prefers_the_passage_that_says_what_the_first_hop_lacks() -> 
     tools = ["Internal tools and their owners: each tool has one owner.", "| Tool | Owner | | `ebbtide` | Dmitri |"]
     assert bridges.most_added([7, 8], [0.61, 0.42], tools, {"tool"}) == 7
     assert bridges.most_added([7, 8], [0.61, 0.42], tools, {"tool"}, "ebbtide") == 8  # the passage naming the bridge
+    profile = ["Senior data engineer, Porto office lead.", "She plays the cello in an amateur orchestra."]
+    adds = bridges.missing("Which musical instrument does the lead of Project Plover play?", "Plover", ["Plover lead"])
+    assert "play" in adds and bridges.most_added([7, 8], [0.61, 0.42], profile, adds) == 8  # "play" in "plays"
