@@ -6,8 +6,7 @@ load. An unknown key, a value of the wrong type, a number under its minimum or a
 outside its allowed values is a :class:`ConfigError` that names the key and the file, so
 a typo never silently falls back to a default and never surfaces later, at use.
 
-Settings are frozen once loaded. A per-call value (``k``, an index path, a threshold) is
-an argument of the call that needs it; a variant of the settings is a new object::
+Settings are frozen; a per-call value (``k``, a path) is an argument of the call, a variant a new object::
 
     settings = load_settings("drrag.yaml", {"retrieval.k": 6})
     eval_settings = settings.replace({"index.chunk_words": 1000})
@@ -124,6 +123,7 @@ class AnswerSettings:
     # flag passages that address the model, hide those sentences from it, and withhold an
     # answer found only there (generate/guard.py; benchmarks/hostile_injection.py)
     guard: bool = True
+    copy: bool = True  # a base model's free answer copies the sources' words (generate/sampling.SpanOnly)
 
 
 @dataclass(frozen=True)

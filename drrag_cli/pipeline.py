@@ -320,6 +320,7 @@ class Pipeline:
                 guard=self.settings.answer.guard,
                 decide_comparisons=self.settings.answer.compare,
                 rewritten_from=question if asked != question else "",
+                copy=self.settings.answer.copy,
             )
         answer.suspicious = held + answer.suspicious
         timings = {

@@ -26,6 +26,7 @@ from drrag_cli.generate.prompts import (
     chat_messages,
     clean_answer,
     completion_prompt,
+    document_lines,
     place_answer,
     typed_options,
 )
@@ -55,6 +56,7 @@ class Generator(Protocol):
         stop: list[str] | None = None,
         on_token: Callable[[str], None] | None = None,
         options: Sequence[str] = (),
+        spans: Sequence[str] = (),
     ) -> str: ...
 
     def render_chat(self, messages: list[dict[str, str]]) -> str: ...
@@ -91,14 +93,16 @@ class Answer:
     # the lowest probability of a token the model wrote (a free answer from LocalLLM): a weak
     # signal, in --json and eval records only (docs/BENCHMARKS.md measures how weak)
     confidence: float | None = None
+    # the model's own choice left the fed text and it was held to copying it (.sampling.SpanOnly)
+    strayed: bool = False
 
     @property
     def supported(self) -> bool:
         """Whether the answer is grounded in what the model read (:func:`is_supported`), is
         more than an echo of the question (:func:`echoes`) and, when the model could only
         pick a year or number the text states, stands beside the question's words
-        (:func:`.evidence.beside_question`)."""
-        if not is_supported(self.text, fed_texts(self.passages)) or echoes(self.text, self.asked):
+        (:func:`.evidence.beside_question`). A copied answer the model strayed from is not."""
+        if self.strayed or not is_supported(self.text, fed_texts(self.passages)) or echoes(self.text, self.asked):
             return False
         return not self.typed or beside_question(self.text, self.asked, self.passages)
 
@@ -209,6 +213,7 @@ def generate_answer(
     guard: bool = True,
     decide_comparisons: bool = True,
     rewritten_from: str = "",
+    copy: bool = True,
 ) -> Answer:
     """Answer ``question`` from ``passages`` (best-first) with exactly one LLM call.
 
@@ -240,11 +245,7 @@ def generate_answer(
         return decided
     fed = [f"{title} {text}" for title, text in docs]
     allowed = options or (typed_options(f"{question} {rewritten_from}", fed) if style.constrain else ())
-    if llm.has_chat_template:
-        messages = chat_messages(question, docs, style)
-        raw = llm.chat(messages, max_tokens=max_tokens, on_token=stream, options=allowed)
-    else:
-        raw = llm.complete(prompt, max_tokens=max_tokens, stop=COMPLETION_STOP, on_token=stream, options=allowed)
+    raw = _ask_model(llm, question, docs, prompt, max_tokens, stream, allowed, style, copy)
     elapsed = time.perf_counter() - start
     text = supported_part(place_answer(question, clean_answer(raw)), fed)
     withheld = ""
@@ -253,11 +254,25 @@ def generate_answer(
     if on_token is not None and stream is None:
         on_token(text)
     truncated = docs[-1][1] != _docs(shown[keep - 1 : keep], flagged)[0][1]
+    call = getattr(llm, "last_call", None)
     return Answer(
         text=text, passages=list(shown[:keep]), trimmed=trimmed, prompt=prompt, llm_calls=1, generate_s=elapsed,
         prompt_tokens=tokens, truncated=truncated, raw=raw, asked=question, suspicious=suspicious, withheld=withheld,
-        typed=bool(allowed) and not options, confidence=getattr(getattr(llm, "last_call", None), "least_prob", None),
+        typed=bool(allowed) and not options, confidence=getattr(call, "least_prob", None),
+        strayed=getattr(call, "strayed", False),
     )  # fmt: skip
+
+
+def _ask_model(
+    llm: Generator, question: str, docs: list[tuple[str, str]], prompt: str, max_tokens: int,
+    stream: Callable[[str], None] | None, allowed: Sequence[str], style: PromptStyle, copy: bool,
+) -> str:
+    """The one model call: chat with an instruct model's template, else a completion whose
+    free answer (no ``allowed`` options) is copied from the fed lines when ``copy``."""
+    if llm.has_chat_template:
+        return llm.chat(chat_messages(question, docs, style), max_tokens=max_tokens, on_token=stream, options=allowed)
+    held = {"spans": document_lines(docs)} if copy and not allowed else {}  # a Generator without spans still works
+    return llm.complete(prompt, max_tokens=max_tokens, stop=COMPLETION_STOP, on_token=stream, options=allowed, **held)
 
 
 def _decided(

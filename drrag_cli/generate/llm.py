@@ -22,7 +22,7 @@ from drrag_cli.config import LLMSettings
 from drrag_cli.errors import ModelError
 from drrag_cli.generate.perf import CallStats, amx_cpu, cores, plain_cpu_buffers, threads_now
 from drrag_cli.generate.prompts import DOCS_OPEN
-from drrag_cli.generate.sampling import sampling_kwargs
+from drrag_cli.generate.sampling import SpanOnly, end_tokens, sampling_kwargs
 from drrag_cli.models import models_dir, sidecar_matches, write_sidecar
 
 FIX_HINT = "set llm.model_path / --model to a .gguf file"
@@ -175,6 +175,7 @@ class LocalLLM:
         self._path = resolve_model_path(self.settings.model_path)
         self._model: Any = None
         self._calls = threading.local()  # last_call per thread: `drrag serve` answers on several
+        self._end_tokens: list[int] | None = None
         if self._path is not None:
             _check_gguf(self._path)  # fail early and clearly; loading stays lazy
 
@@ -236,9 +237,11 @@ class LocalLLM:
         stop: list[str] | None = None,
         on_token: Callable[[str], None] | None = None,
         options: Sequence[str] = (),
+        spans: Sequence[str] = (),
     ) -> str:
         """Greedy-ish completion of ``prompt``; streams pieces through ``on_token``. With
-        ``options`` a llama.cpp grammar lets the model write only one of them.
+        ``options`` a llama.cpp grammar lets the model write only one of them; with
+        ``spans`` (and no options) it may only copy a run of one of those texts.
 
         ``prompt`` is tokenised as plain text: a document that contains ``<start_of_turn>``
         or ``<|im_end|>`` gets the characters, never the model's control token (llama.cpp
@@ -247,7 +250,7 @@ class LocalLLM:
         tokens = self._tokens(prompt, bos=True)
         cut = prompt.rfind(DOCS_OPEN)
         fixed = kv_cache.common_prefix(self._tokens(prompt[:cut], bos=True), tokens) if cut > 0 else 0
-        return self._generate(tokens, max_tokens, stop, on_token, options, fixed)
+        return self._generate(tokens, max_tokens, stop, on_token, options, fixed, spans)
 
     def _generate(
         self,
@@ -257,11 +260,17 @@ class LocalLLM:
         on_token: Callable[[str], None] | None,
         options: Sequence[str],
         fixed: int = 0,
+        spans: Sequence[str] = (),
     ) -> str:
         """Complete ``tokens``; ``tokens[:fixed]`` (the instruction and examples before the
         question's documents) is evaluated apart and kept between answers (:func:`.kv_cache.prepare`)."""
         model = self.model  # loads (quietly) before anything is streamed
-        kwargs, least = sampling_kwargs(options, self.settings.temperature)
+        copy = None
+        if spans and not options:
+            text_of = lambda t: model.detokenize([t]).decode("utf-8", "replace")  # noqa: E731
+            self._end_tokens = self._end_tokens or end_tokens(self._tokens, model.token_eos())
+            copy = SpanOnly.of(spans, self._tokens, text_of, self._end_tokens, len(tokens))
+        kwargs, least = sampling_kwargs(options, self.settings.temperature, copy)
         kwargs.update(max_tokens=max_tokens, stop=stop or [])
         keep = _keeps_state(model, tokens, fixed)
         from llama_cpp import llama_perf_context, llama_perf_context_reset, llama_set_n_threads
@@ -297,6 +306,7 @@ class LocalLLM:
             wall_s=time.perf_counter() - start,
             threads=threads,
             least_prob=least.seen if least is not None else None,
+            strayed=copy is not None and copy.strayed,
         )
         if keep:
             kv_cache.save(model, model.drrag_kv_path, fixed)

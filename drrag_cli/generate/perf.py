@@ -65,6 +65,7 @@ class CallStats:
     wall_s: float  # the whole call; the rest is sampling (grammar) and Python
     threads: int  # llama.cpp threads it ran on (threads_now)
     least_prob: float | None = None  # the lowest probability of a token the model chose (greedy, free answers)
+    strayed: bool = False  # a copied answer (sampling.SpanOnly) where the model's own choice left the fed text
 
     def to_json(self) -> dict[str, float | int]:
         return {k: round(v, 4) if isinstance(v, float) else v for k, v in self.__dict__.items()}

@@ -142,11 +142,20 @@ def render_documents(docs: Sequence[tuple[str, str]]) -> str:
     """``<documents>`` block of ``[n] title`` + one-line text, numbered from 1; tables are
     written out row by row (:func:`drrag_cli.generate.tables.linearise`)."""
     lines = [DOCS_OPEN]
-    for number, (title, text) in enumerate(docs, start=1):
-        lines.append(f"[{number}] {neutralise(title) or 'Untitled'}")
-        lines.append(linearise(neutralise(text)))
+    for number, (title, text) in enumerate(_shown(docs), start=1):
+        lines += [f"[{number}] {title}", text]
     lines.append(DOCS_CLOSE)
     return "\n".join(lines)
+
+
+def document_lines(docs: Sequence[tuple[str, str]]) -> list[str]:
+    """Every line of the ``<documents>`` block a model may copy an answer from: each title
+    (without its ``[n]``) and each line of its text, as the prompt shows them."""
+    return [line for title, text in _shown(docs) for line in (title, *text.splitlines()) if line.strip()]
+
+
+def _shown(docs: Sequence[tuple[str, str]]) -> list[tuple[str, str]]:
+    return [(neutralise(title) or "Untitled", linearise(neutralise(text))) for title, text in docs]
 
 
 def _block(docs: Sequence[tuple[str, str]], question: str, answer: str = "") -> str:
@@ -286,9 +295,10 @@ def typed_options(question: str, texts: Sequence[str]) -> tuple[str, ...]:
 
 
 def clean_answer(raw: str) -> str:
-    """First non-empty line, stripped and capped; :data:`FALLBACK_ANSWER` when empty."""
+    """First non-empty line, stripped (of a trailing comma too: a copied answer may stop at
+    one, :class:`.sampling.SpanOnly`) and capped; :data:`FALLBACK_ANSWER` when empty."""
     for line in raw.splitlines():
-        line = line.strip()
+        line = line.strip().removesuffix(",").rstrip()
         if line.lower().startswith("answer:"):
             line = line[len("answer:") :].strip()
         if line:

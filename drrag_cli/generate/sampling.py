@@ -1,21 +1,25 @@
 """What the sampler may write, and how sure the model was of what it wrote.
 
 A constrained answer (yes/no, "A or B", a stated year or number) is a llama.cpp grammar
-over its options; a free answer, decoded greedily, is watched by a logits processor that
-keeps the lowest probability of a token the model chose (``"confidence"`` in ``--json``
-and in ``drrag eval`` records). No llama.cpp or numpy import until a call needs them.
+over its options; a free answer, decoded greedily, is held to runs of the fed text's tokens
+(:class:`SpanOnly`, for base models) and watched by a logits processor that keeps the
+lowest probability of a token the model chose (``"confidence"`` in ``--json`` and in
+``drrag eval`` records). No llama.cpp or numpy import until a call needs them.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 
-def sampling_kwargs(options: Sequence[str], temperature: float) -> tuple[dict[str, Any], LeastProb | None]:
+def sampling_kwargs(
+    options: Sequence[str], temperature: float, copy: SpanOnly | None = None
+) -> tuple[dict[str, Any], LeastProb | None]:
     """``create_completion`` keyword arguments for one answer (a grammar for ``options``,
-    else a :class:`LeastProb` watcher when decoding is greedy) and that watcher."""
+    else a :class:`LeastProb` watcher when decoding is greedy, after ``copy`` when the
+    answer must be a span of the fed text) and that watcher."""
     kwargs: dict[str, Any] = {"temperature": temperature}
     if options:
         kwargs["grammar"] = grammar(options)
@@ -25,7 +29,7 @@ def sampling_kwargs(options: Sequence[str], temperature: float) -> tuple[dict[st
     from llama_cpp import LogitsProcessorList
 
     least = LeastProb()
-    kwargs["logits_processor"] = LogitsProcessorList([least])
+    kwargs["logits_processor"] = LogitsProcessorList([least] if copy is None else [copy, least])
     return kwargs, least
 
 
@@ -61,3 +65,81 @@ def grammar(options: Sequence[str]) -> Any:
 
     quoted = [json.dumps(o, ensure_ascii=False) for o in options]
     return LlamaGrammar.from_string('root ::= " "? (' + " | ".join(quoted) + ")", verbose=False)
+
+
+def end_tokens(tokenize: Callable[[str], list[int]], eos: int) -> list[int]:
+    """Tokens that end an answer: end of text and each newline token ("\n" … 32 of them)."""
+    return [eos, *(t for k in range(1, 33) for t in tokenize("\n" * k))]
+
+
+class SpanOnly:
+    """A llama.cpp logits processor that holds a free answer to the fed text: each token
+    the model writes must continue a run of tokens that one fed line holds (``spans``, each
+    a token list), or end the answer (``ends``: newlines, end of text). The first token may
+    also be a fed word capitalised (``capital``: token → its capitalised token), as answers
+    start ("The cello." from "... plays the cello"). A model whose next choice after a
+    comma (``pauses``) is no source's word stops there, as ``answer.supported_part`` cuts a
+    free "Uppsala, Sweden" to what the text holds. Gemma-3-270M, free, writes names and
+    numbers no source holds; held, it copies the sources' words (docs/BENCHMARKS.md).
+    ``strayed`` records that the model's own choice was masked at some step: such an
+    answer is marked unsupported, as a free answer outside the text was."""
+
+    def __init__(
+        self, spans: Sequence[Sequence[int]], ends: Sequence[int], prompt_len: int,
+        capital: dict[int, int] | None = None, pauses: Sequence[int] = (),
+    ) -> None:
+        import numpy as np
+
+        flat: list[int] = []
+        for span in spans:
+            flat += [*span, -1]
+        self.flat = np.asarray(flat, dtype=np.int64)
+        capital = capital or {}
+        self.capital = np.asarray([capital.get(t, -1) for t in flat], dtype=np.int64)
+        self.at = np.flatnonzero(self.flat >= 0)  # where the next token may come from
+        self.ends = np.asarray(sorted(set(ends)), dtype=np.int64)
+        self.pauses = frozenset(pauses)  # a comma: where the model may stop instead of straying
+        self.prompt_len, self.read, self.strayed = prompt_len, 0, False
+
+    @classmethod
+    def of(
+        cls, lines: Sequence[str], tokenize: Callable[[str], list[int]], detokenize: Callable[[int], str],
+        ends: Sequence[int], prompt_len: int,
+    ) -> SpanOnly:
+        """For fed ``lines`` as the model copies them after "Answer:" (a space before the
+        first word), ending at any of ``ends``. Each fed word's capitalised token comes from
+        one tokenizer call over all of them (one call per word cost 75 ms per answer)."""
+        spans = [tokenize(f" {line}") for line in lines]
+        lower = {}
+        for token in {t for span in spans for t in span}:
+            word = detokenize(token)  # " the"
+            if len(word) > 1 and word[0] == " " and word[1].islower():
+                lower[token] = f" {word[1].upper()}{word[2:]}"
+        upper = {detokenize(t): t for t in tokenize("".join(lower.values()))}
+        capital = {token: upper[up] for token, up in lower.items() if up in upper}
+        return cls(spans, ends, prompt_len, capital, tokenize(","))
+
+    def __call__(self, input_ids: Any, scores: Any) -> Any:
+        import numpy as np
+
+        written = input_ids[self.prompt_len :]
+        for token in written[self.read :]:
+            hit = self.flat[self.at] == int(token)
+            if self.read == 0:
+                hit |= self.capital[self.at] == int(token)
+            self.at = self.at[hit] + 1
+            self.read += 1
+        nxt = self.flat[self.at]
+        keep = np.unique(nxt[nxt >= 0])
+        if self.read == 0:
+            cap = self.capital[self.at]
+            keep = np.union1d(keep, cap[cap >= 0])
+        keep = np.concatenate([keep, self.ends])
+        if not np.isin(int(scores.argmax()), keep):
+            if len(written) and int(written[-1]) in self.pauses:
+                keep = self.ends  # "Mumbai," then "India", no source's word: the answer ends at the comma
+            else:
+                self.strayed = True
+        out = np.full_like(scores, -np.inf)
+        out[keep] = scores[keep]
+        return out

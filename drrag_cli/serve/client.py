@@ -134,6 +134,7 @@ def answer_view(doc: dict[str, Any]) -> Any:
         suspicious=suspicious,
         withheld=doc.get("withheld_answer", ""),
         supported=doc.get("supported", False),
+        strayed=doc.get("strayed", False),
         evidence=doc.get("evidence"),
         passages=fed,
         trimmed=doc.get("trimmed", []),

@@ -207,3 +207,15 @@ def test_a_cold_cache_assembles_once_when_two_threads_ask(
     assert paths[0] == paths[1] and paths[0].parent.parent.parent == tmp_path
     assert paths[0].stat().st_size == gguf.stat().st_size
     assert [p.name for p in paths[0].parent.iterdir() if p.name.endswith(".tmp")] == []
+
+
+def test_a_free_answer_is_copied_from_the_sources(llm: LocalLLM) -> None:
+    """Free, Gemma writes an amount no source holds; held to the fed text it may only copy
+    the quote's words, and as its own choice left them, the answer stays unsupported."""
+    quote = make("Quote for the new office NAS", "Hi Hannah, The supplier in Kortrijk sent the quote for the "
+                 "replacement NAS: 2,340 euros for the eight-bay model with four 12 TB disks. Wout", "mail/nas.eml")
+    question = "How much does the replacement NAS from the Kortrijk supplier cost?"
+    free = generate_answer(llm, question, [quote], copy=False)
+    held = generate_answer(llm, question, [quote])
+    assert free.text not in quote.text and not free.strayed and not free.supported
+    assert held.text and held.text in quote.text and held.strayed and not held.supported

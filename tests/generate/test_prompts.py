@@ -56,6 +56,7 @@ def test_chat_messages_fence_documents() -> None:
 def test_clean_answer_first_line_and_prefix() -> None:
     assert clean_answer(" Canberra\nIgnore this line") == "Canberra"
     assert clean_answer("\n  \nAnswer: Paris ") == "Paris"
+    assert clean_answer(" Mumbai,") == "Mumbai"  # a copied answer stopped at a comma
 
 
 def test_clean_answer_fallback_and_cap() -> None:

@@ -41,3 +41,61 @@ def test_last_call_belongs_to_the_thread_that_made_it() -> None:
     other.start()
     other.join()
     assert seen == [None] and llm.last_call == "this thread's"
+
+
+def test_a_copied_answer_follows_one_run_of_the_fed_tokens() -> None:
+    """Pure logic over token ids: a start anywhere, then only what follows the tokens so
+    far in some span, or an end token; ``strayed`` when the model's top choice was masked."""
+    from drrag_cli.generate.sampling import SpanOnly
+
+    copy = SpanOnly([[5, 6, 7], [6, 8]], ends=[0], prompt_len=2)
+    scores = np.zeros(10, dtype=np.float32)
+    scores[9] = 5.0  # the model's favourite: in no span
+    first = copy(np.array([1, 2]), scores.copy())
+    assert sorted(np.flatnonzero(np.isfinite(first))) == [0, 5, 6, 7, 8] and copy.strayed
+    copy = SpanOnly([[5, 6, 7], [6, 8]], ends=[0], prompt_len=2)
+    scores[:] = 0.0
+    scores[6] = 5.0
+    copy(np.array([1, 2]), scores.copy())
+    assert not copy.strayed  # its favourite was allowed
+    after_6 = copy(np.array([1, 2, 6]), scores.copy())
+    assert sorted(np.flatnonzero(np.isfinite(after_6))) == [0, 7, 8]  # 6 → 7 (first span) or 8 (second)
+    after_68 = copy(np.array([1, 2, 6, 8]), scores.copy())
+    assert sorted(np.flatnonzero(np.isfinite(after_68))) == [0] and copy.strayed  # the span ended: only the end
+
+
+def test_copy_goes_before_the_watcher() -> None:
+    from drrag_cli.generate.sampling import SpanOnly
+
+    copy = SpanOnly([[5]], ends=[0], prompt_len=0)
+    kwargs, least = sampling_kwargs((), 0.0, copy)
+    assert list(kwargs["logits_processor"]) == [copy, least]
+    assert "logits_processor" not in sampling_kwargs(("yes", "no"), 0.0, copy)[0]  # a grammar instead
+
+
+def test_only_the_first_token_may_be_a_fed_word_capitalised() -> None:
+    """"The cello." from "... plays the cello": token 3 is " the", 4 its " The"."""
+    from drrag_cli.generate.sampling import SpanOnly
+
+    copy = SpanOnly([[3, 5], [5, 3]], ends=[0], prompt_len=0, capital={3: 4})
+    scores = np.zeros(8, dtype=np.float32)
+    assert sorted(np.flatnonzero(np.isfinite(copy(np.array([]), scores.copy())))) == [0, 3, 4, 5]
+    assert sorted(np.flatnonzero(np.isfinite(copy(np.array([4]), scores.copy())))) == [0, 5]  # " The" → " cello"
+    assert sorted(np.flatnonzero(np.isfinite(copy(np.array([4, 5]), scores.copy())))) == [0]  # the span ended
+    again = SpanOnly([[5, 3, 5]], ends=[0], prompt_len=0, capital={3: 4})
+    again(np.array([]), scores.copy())
+    assert sorted(np.flatnonzero(np.isfinite(again(np.array([5]), scores.copy())))) == [0, 3]  # " the", not " The"
+
+
+def test_straying_after_a_comma_ends_the_answer() -> None:
+    """"Mumbai," then " India" (in no span): the answer ends at the comma, not "Mumbai,
+    Maharashtra"; it is not a stray either, as "Mumbai" is the model's own choice."""
+    from drrag_cli.generate.sampling import SpanOnly
+
+    copy = SpanOnly([[5, 1, 6]], ends=[0], prompt_len=0, pauses=[1])
+    scores = np.zeros(8, dtype=np.float32)
+    scores[7] = 9.0  # " India"
+    copy(np.array([]), np.where(np.arange(8) == 5, 10.0, 0.0).astype(np.float32))
+    copy(np.array([5]), np.where(np.arange(8) == 1, 10.0, 0.0).astype(np.float32))
+    assert sorted(np.flatnonzero(np.isfinite(copy(np.array([5, 1]), scores.copy())))) == [0]
+    assert not copy.strayed
