@@ -8,21 +8,20 @@ local manifest swap (layout.py), so a build killed anywhere leaves readers on th
 passages of every file, never a mix; the next build deletes the orphans and revives the
 rows the killed one retired. Rows retired before the previous generation are deleted.
 
-Text is searched with BM25 by Milvus's own function over ``content``: the title's and the
-text's terms as tantivy's ``en_stem`` analyzer makes them locally (simple tokenizer,
-lowercase, English Snowball stemmer; CJK runs as bigrams), written space-separated
-(:func:`content`). Queries get the same cut (:func:`query`). Milvus Lite 3.2 has only the
+Text is searched with BM25 by Milvus's own functions, one per field as tantivy has them
+locally: ``title_terms`` and ``text_terms`` hold the title's and the text's terms as tantivy's
+``en_stem`` analyzer makes them (simple tokenizer, lowercase, English Snowball stemmer; CJK
+runs as bigrams), written space-separated (:func:`terms`). Milvus Lite 3.2 has only the
 ``standard`` and ``jieba`` tokenizers and ignores every filter but ``stop`` (no stemmer),
 while a server's ``english`` analyzer stems and drops stop words: analysing on our side
 gives both the terms the local index has, and Milvus's ``standard`` tokenizer only splits
-them again.
+them again. A query is scored as tantivy scores it (:func:`query`): each distinct word once,
+stemmed, so two words with one stem count twice; the two fields' BM25 scores are summed with
+the title's weighted :data:`~drrag_cli.index.bm25.TITLE_BOOST` (search.py). Left: tantivy
+keeps a field's length in one byte (lengths past 40 rounded down), Milvus exactly.
 
-Locally the title is its own tantivy field (boosted 2x) and a query scores each distinct
-term once. Here the title's terms carry :data:`TITLE_MARK` inside the one field, so they
-keep their own document frequency (a title match weighs as a rare term, as in tantivy's
-title field), and a query is its distinct terms, each asked plain and marked. Left: one
-length normalisation for title and text together, and no 2x boost (measured closer to
-tantivy's lists without it); docs/SCALING.md has the recall this costs.
+:data:`SCHEMA` is recorded in the manifest: a generation written with another layout is
+refused with one line (rebuild), and a build on such a collection recreates it.
 """
 
 from __future__ import annotations
@@ -42,15 +41,17 @@ if TYPE_CHECKING:
 
 GEN_SPAN = 1 << 24  # row key = pid * GEN_SPAN + gen: one passage id may be written by several generations
 ALIVE = 1 << 62  # `dead` of a row no generation has retired
+SCHEMA = 2  # 1: one BM25 field with marked title terms; 2: a BM25 field each for title and text
 ANALYZER = {"tokenizer": "standard"}  # on terms already cut by terms(): Lite and a server agree
-TITLE_MARK = "t_"  # before a title's terms: en_stem never makes "_", so no text term collides; \w and UAX #29 keep it
+# analysed text -> its BM25 output; title first: search.py weighs them in this order
+BM25_FIELDS = {"title_terms": "title_sparse", "text_terms": "text_sparse"}
 HNSW = {"M": 32, "efConstruction": 200}  # as the local hnswlib index (index/dense.py)
 EF_SEARCH = 128
 BM25 = {"bm25_k1": 1.2, "bm25_b": 0.75}  # tantivy's defaults
 MAX_VARCHAR = 65_535  # bytes
 NONE = -1  # an absent line or page number
 SCALARS = ("pid", "gen", "dead", "document_id", "ordinal", "char_start", "char_end", "line_start", "line_end", "page")
-ROW_FIELDS = ["row", *SCALARS, "source", "title", "text", "content", "content_hash", "vector"]  # not BM25's output
+ROW_FIELDS = ["row", *SCALARS, "source", "title", "text", *BM25_FIELDS, "content_hash", "vector"]  # not BM25's output
 PASSAGE_FIELDS = [
     "pid",
     "source",
@@ -80,17 +81,12 @@ def terms(text: str) -> str:
     return " ".join(_analyzer().analyze(cjk_bigrams(text)))
 
 
-def content(title: str, text: str) -> str:
-    """The BM25 field of a passage: its title's terms marked, then its text's."""
-    marked = " ".join(TITLE_MARK + t for t in terms(title).split())
-    return clip(f"{marked}\n{terms(text)}")
-
-
 def query(text: str) -> str:
-    """A query for :func:`content`: its distinct terms (tantivy scores a repeated term once,
-    Milvus by its count), each plain and as a title term; "" when it has none."""
-    distinct = dict.fromkeys(terms(" ".join(query_terms(text))).split())
-    return " ".join(f"{t} {TITLE_MARK}{t}" for t in distinct)
+    """A query for the BM25 fields, weighted as tantivy weighs its terms: each distinct word of
+    :func:`~drrag_cli.index.bm25.query_terms` once, stemmed (Milvus scores a term by its count in
+    the query, tantivy a word per distinct word: "runs running" counts "run" twice in both);
+    "" when it has none."""
+    return " ".join(t for word in dict.fromkeys(query_terms(text)) for t in terms(word).split())
 
 
 def visible(gen: int) -> str:
@@ -183,41 +179,69 @@ def _locked(lock: Path) -> bool:
 
 
 def ensure_collection(client: MilvusClient, name: str, dim: int) -> None:
-    """Create the collection with its indexes, or check an existing one has vectors of ``dim``."""
+    """Create the collection with its indexes, or check an existing one has vectors of ``dim``.
+    A collection of an older :data:`SCHEMA` is dropped and made anew: this drrag cannot read
+    it, and the build writing to it then inserts every passage."""
     if client.has_collection(name):
-        found = _dim(client.describe_collection(name))
-        if found != dim:
-            raise IndexMismatchError(
-                f"Milvus collection {name} holds {found}-d vectors, the embedding model makes {dim}-d; "
-                "drop it, or set milvus.collection to a new name"
-            )
-        return
+        description = client.describe_collection(name)
+        if not _current(description):
+            client.drop_collection(name)
+        else:
+            found = _dim(description)
+            if found != dim:
+                raise IndexMismatchError(
+                    f"Milvus collection {name} holds {found}-d vectors, the embedding model makes {dim}-d; "
+                    "drop it, or set milvus.collection to a new name"
+                )
+            return
     from pymilvus import DataType, Function, FunctionType
 
     schema = client.create_schema(auto_id=False, enable_dynamic_field=False)
     schema.add_field("row", DataType.INT64, is_primary=True)
     for field in SCALARS:
         schema.add_field(field, DataType.INT64)
-    schema.add_field("source", DataType.VARCHAR, max_length=MAX_VARCHAR)
-    schema.add_field("title", DataType.VARCHAR, max_length=MAX_VARCHAR)
-    schema.add_field("text", DataType.VARCHAR, max_length=MAX_VARCHAR)
-    schema.add_field(
-        "content", DataType.VARCHAR, max_length=MAX_VARCHAR, enable_analyzer=True, analyzer_params=ANALYZER
-    )
+    for field in ("source", "title", "text"):
+        schema.add_field(field, DataType.VARCHAR, max_length=MAX_VARCHAR)
+    for field, sparse in BM25_FIELDS.items():
+        schema.add_field(
+            field, DataType.VARCHAR, max_length=MAX_VARCHAR, enable_analyzer=True, analyzer_params=ANALYZER
+        )
+        schema.add_field(sparse, DataType.SPARSE_FLOAT_VECTOR)
+        schema.add_function(
+            Function(name=f"bm25_{field}", function_type=FunctionType.BM25, input_field_names=[field],
+                     output_field_names=[sparse])
+        )
     schema.add_field("content_hash", DataType.VARCHAR, max_length=64)
     schema.add_field("vector", DataType.FLOAT_VECTOR, dim=dim)
-    schema.add_field("sparse", DataType.SPARSE_FLOAT_VECTOR)
-    schema.add_function(
-        Function(
-            name="bm25", function_type=FunctionType.BM25, input_field_names=["content"], output_field_names=["sparse"]
-        )
-    )
     index = client.prepare_index_params()
-    index.add_index(field_name="vector", index_type="HNSW", metric_type="IP", params=HNSW)
-    index.add_index(field_name="sparse", index_type="SPARSE_INVERTED_INDEX", metric_type="BM25", params=BM25)
+    index.add_index(field_name="vector", index_type="HNSW", metric_type="IP", params=_both(HNSW))
+    for sparse in BM25_FIELDS.values():
+        index.add_index(field_name=sparse, index_type="SPARSE_INVERTED_INDEX", metric_type="BM25", params=_both(BM25))
     for field in ("pid", "gen", "dead"):
         index.add_index(field_name=field, index_type="INVERTED")  # Lite has no other scalar index
     client.create_collection(name, schema=schema, index_params=index, consistency_level="Strong")
+
+
+def _both(params: dict[str, Any]) -> dict[str, Any]:
+    """Index parameters as a server and Milvus Lite read them: pymilvus 3 sends them as keys of
+    their own, which Lite 3.2 ignores (it reads the one JSON ``params`` key, else BM25 runs with
+    k1 = 1.5 and HNSW with M = 16); a server reads both forms."""
+    return {**params, "params": dict(params)}
+
+
+def _current(description: dict[str, Any]) -> bool:
+    """Whether a collection has this :data:`SCHEMA`'s BM25 fields."""
+    return {f.get("name") for f in description.get("fields", [])} >= set(BM25_FIELDS.values())
+
+
+def check_schema(record: dict[str, Any]) -> None:
+    """Refuse, in one line, a generation whose collection has another :data:`SCHEMA`."""
+    found = int(record.get("schema", 1))
+    if found != SCHEMA:
+        raise IndexMismatchError(
+            f"this index's Milvus collection {record.get('collection')} has schema {found}, this drrag reads "
+            f"{SCHEMA}; rebuild it with `drrag index --rebuild PATH...`"
+        )
 
 
 def _dim(description: dict[str, Any]) -> int | None:

@@ -1,10 +1,14 @@
 """Reading a generation from Milvus: the :class:`~drrag_cli.index.backend.Backend` protocol.
 
 Every request carries the generation's filter (schema.visible), so a build under way or
-killed is never seen. Hybrid is Milvus's own ``hybrid_search`` with ``RRFRanker(k=rrf_k)``
-over a BM25 and a dense request of ``depth`` each, like the local client-side fusion.
-:meth:`MilvusBackend.ranked_many` asks for several texts' lists in one request (one round
-trip for all of a question's q* lists); ``round_trips`` counts the requests made.
+killed is never seen. A BM25 list is one ``hybrid_search``: a BM25 request on the title's
+field and one on the text's, their scores summed with the title's weighted
+:data:`~drrag_cli.index.bm25.TITLE_BOOST` (``WeightedRanker`` without normalisation), as
+tantivy sums its two fields. Each field's list goes :data:`FIELD_DEPTH` deep, so a passage
+ranked by one field keeps its other field's score. Hybrid is that list and a dense one of
+``depth`` each, fused here by the local RRF (index/fusion.py: the same ties, the same order).
+:meth:`MilvusBackend.ranked_many` asks for several texts' lists in one request per list kind
+(two round trips for all of a question's q* lists); ``round_trips`` counts the requests made.
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ if TYPE_CHECKING:
 
 Ranked = list[tuple[int, float]]
 MAX_IDS = 4096  # ids per query request
+FIELD_DEPTH = 1000  # each BM25 field's list before the sum (a field's score past it counts as 0)
 
 
 class MilvusBackend:
@@ -36,6 +41,7 @@ class MilvusBackend:
         self.settings, self.gen, self.dim = settings, gen, dim
         self.where = visible(gen)
         self.round_trips = 0
+        schema.check_schema(record)
 
     @cached_property
     def client(self) -> MilvusClient:
@@ -66,22 +72,21 @@ class MilvusBackend:
     def ranked_many(
         self, texts: Sequence[str], mode: str, n: int, vecs: Sequence[Any], depth: int, rrf_k: int
     ) -> list[Ranked]:
-        """One ranked list per text (and vector), all in one request."""
+        """One ranked list per text (and vector): one request per list kind for all of them."""
         if n <= 0 or not texts:
             return [[] for _ in texts]
-        terms = [schema.query(t) for t in texts]
         if mode == "bm25":
-            asked = [i for i, t in enumerate(terms) if t]  # a text without terms finds nothing, as locally
-            out: list[Ranked] = [[] for _ in texts]
-            if asked:
-                hits = self._search([terms[i] for i in asked], "sparse", n, {"metric_type": "BM25"})
-                for i, ranked in zip(asked, hits, strict=True):
-                    out[i] = ranked
-            return out
+            return self._bm25([schema.query(t) for t in texts], n)
         dense = [_floats(v) for v in vecs]
         if mode == "dense":
             return self._search(dense, "vector", n, self._dense_params(n))
-        return self._hybrid(terms, dense, n, depth, rrf_k)
+        from drrag_cli.index.fusion import rrf
+
+        lexical = self._bm25([schema.query(t) for t in texts], depth)
+        semantic = self._search(dense, "vector", depth, self._dense_params(depth))
+        return [
+            rrf([[p for p, _s in a], [p for p, _s in b]], k=rrf_k)[:n] for a, b in zip(lexical, semantic, strict=True)
+        ]
 
     def _dense_params(self, n: int) -> dict[str, Any]:
         return {"metric_type": "IP", "params": {"ef": max(schema.EF_SEARCH, n)}}
@@ -97,32 +102,30 @@ class MilvusBackend:
             search_params=params,
             output_fields=["pid"],
         )
-        return [_ranked(hits, bm25=field == "sparse") for hits in found]
+        return [_ranked(hits) for hits in found]
 
-    def _hybrid(self, terms: list[str], dense: list[Any], n: int, depth: int, rrf_k: int) -> list[Ranked]:
-        """Milvus RRF of a BM25 and a dense request; a text without terms (BM25 would find
-        nothing) keeps its dense list, fused alone, as the local RRF of one list does."""
-        from pymilvus import AnnSearchRequest, RRFRanker
+    def _bm25(self, queries: list[str], n: int) -> list[Ranked]:
+        """BM25 over title and text, summed as tantivy sums them; a query without terms finds
+        nothing, as locally."""
+        from pymilvus import AnnSearchRequest, WeightedRanker
 
-        asked = [i for i, t in enumerate(terms) if t]
-        out: list[Ranked] = [[] for _ in terms]
-        if asked:
-            reqs = [
-                AnnSearchRequest([terms[i] for i in asked], "sparse", {"metric_type": "BM25"}, depth, expr=self.where),
-                AnnSearchRequest(
-                    [dense[i] for i in asked], "vector", self._dense_params(depth), depth, expr=self.where
-                ),
-            ]
-            self.round_trips += 1
-            found = self.client.hybrid_search(self.collection, reqs, RRFRanker(rrf_k), limit=n, output_fields=["pid"])
-            for i, hits in zip(asked, found, strict=True):
-                out[i] = _ranked(hits)
-        rest = [i for i in range(len(terms)) if not terms[i]]
-        if rest:
-            for i, ranked in zip(
-                rest, self._search([dense[i] for i in rest], "vector", depth, self._dense_params(depth)), strict=True
-            ):
-                out[i] = [(pid, 1.0 / (rrf_k + r)) for r, (pid, _s) in enumerate(ranked, start=1)][:n]
+        from drrag_cli.index.bm25 import TITLE_BOOST
+
+        asked = [i for i, q in enumerate(queries) if q]
+        out: list[Ranked] = [[] for _ in queries]
+        if not asked:
+            return out
+        deep, data = max(n, FIELD_DEPTH), [queries[i] for i in asked]
+        reqs = [
+            AnnSearchRequest(data, sparse, {"metric_type": "BM25"}, deep, expr=self.where)
+            for sparse in schema.BM25_FIELDS.values()
+        ]
+        self.round_trips += 1
+        found = self.client.hybrid_search(
+            self.collection, reqs, WeightedRanker(TITLE_BOOST, 1.0, norm_score=False), limit=n, output_fields=["pid"]
+        )
+        for i, hits in zip(asked, found, strict=True):
+            out[i] = _ranked(hits)
         return out
 
     # -- by id ---------------------------------------------------------------------------
@@ -189,10 +192,9 @@ def _passage(row: dict[str, Any]) -> Passage:
     )
 
 
-def _ranked(hits: list[dict[str, Any]], bm25: bool = False) -> Ranked:
-    """(passage id, score) of a result list; Milvus Lite reports BM25 as a negative distance,
-    a server as the positive score: both become the score."""
-    return [(int(h["entity"]["pid"]), abs(float(h["distance"])) if bm25 else float(h["distance"])) for h in hits]
+def _ranked(hits: list[dict[str, Any]]) -> Ranked:
+    """(passage id, score) of a result list."""
+    return [(int(h["entity"]["pid"]), float(h["distance"])) for h in hits]
 
 
 def _size(path: Path) -> int:

@@ -69,7 +69,10 @@ def sync(settings: Settings, root: Path, staging: Path, embedder: Any, rows: lis
         cache.close()
     _check_count(client, name, gen, len(stored))
     client.close()
-    return {"name": "milvus", "uri": uri, "collection": name, "inserted": len(new), "retired": len(gone)}
+    return {
+        "name": "milvus", "uri": uri, "collection": name, "schema": schema.SCHEMA, "inserted": len(new),
+        "retired": len(gone),
+    }
 
 
 def _recover(client: MilvusClient, name: str, live: int, top: int) -> None:
@@ -122,7 +125,6 @@ def _store_rows(path: Path) -> Iterator[dict[str, Any]]:
 
 
 def _entity(r: dict[str, Any], gen: int, vec: Any) -> dict[str, Any]:  # noqa: ANN401
-    content = schema.content(r["title"], r["text"])
     return {
         "row": r["pid"] * GEN_SPAN + gen,
         "pid": r["pid"],
@@ -133,7 +135,8 @@ def _entity(r: dict[str, Any], gen: int, vec: Any) -> dict[str, Any]:  # noqa: A
         "source": clip(r["source"]),
         "title": clip(r["title"]),
         "text": clip(r["text"]),
-        "content": content,
+        "title_terms": clip(schema.terms(r["title"])),
+        "text_terms": clip(schema.terms(r["text"])),
         "content_hash": r["content_hash"],
         "vector": vec.tolist(),
         **{
