@@ -5,7 +5,8 @@ written and recorded in its manifest (what readers go by):
 
 * ``local``: tantivy BM25 + hnswlib HNSW files inside the generation, fused by client RRF;
 * ``milvus``: one Milvus collection (:mod:`drrag_cli.index.milvus`) holding text, BM25
-  sparse vectors and dense vectors, hybrid by Milvus's own RRF ranker.
+  sparse vectors (title and text, summed by Milvus's ``WeightedRanker`` as tantivy sums its
+  fields) and dense vectors; hybrid is the client RRF of its BM25 and dense lists, as locally.
 
 Both read the generation's SQLite store for what only the build knows whole: files and
 their hashes (change detection), the link graph and a document's siblings. Writing is

@@ -116,11 +116,11 @@ def test_backends_agree(tmp_path: Path, milvus_uri: str) -> None:
     assert np.allclose(a.vectors(ids), b.vectors(ids), atol=1e-6)
     vec = a.embed([QUESTION])[0]
     assert [p for p, _ in a.dense_ranked(vec, 5)] == [p for p, _ in b.dense_ranked(vec, 5)]
-    # the same terms match (tantivy's en_stem cut on both sides); the order differs a little:
-    # tantivy scores the title as its own field, Milvus its marked terms in the one field
+    # the same terms match (tantivy's en_stem cut on both sides); the order may differ a little:
+    # tantivy keeps a field's length in one byte, Milvus exactly
     assert {p for p, _ in a.bm25_ranked(QUESTION, 50)} == {p for p, _ in b.bm25_ranked(QUESTION, 50)}
     assert {p for p, _ in a.bm25_ranked("born Uppsala", 50)} == {p for p, _ in b.bm25_ranked("borne Uppsala's", 50)}
-    # Milvus's own RRF is the local fusion of Milvus's two lists
+    # hybrid on Milvus is the local fusion of Milvus's BM25 and dense lists
     fused = rrf([[p for p, _ in b.bm25_ranked(QUESTION, 50)], [p for p, _ in b.dense_ranked(vec, 50)]], k=60)
     assert {(p, round(s, 6)) for p, s in b.hybrid_ranked(QUESTION, 7, vec)} == {(p, round(s, 6)) for p, s in fused}
     many = b.ranked_many([QUESTION, "Tobias Lindqvist", "?!"], "hybrid", 3)  # one request for all three
