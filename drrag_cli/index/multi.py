@@ -6,7 +6,9 @@ two merged lists, as in one index. So the second stage may cross collections: a 
 finds the paper it cites. (RRF across collections instead would tie every collection's
 best hit at 1/(k+1) and let the collection order decide.) Passage ids are made unique by interleaving:
 collection ``i`` of ``n`` maps its passage ``p`` to ``p * n + i``, so a global id says
-its collection (``gid % n``) and its passage (``gid // n``) without a table.
+its collection (``gid % n``) and its passage (``gid // n``) without a table. When every
+collection is searched, BM25 reads one index over all of them instead, whose ``pid`` is
+that global id (:mod:`drrag_cli.index.union`): one search, and scores that compare.
 """
 
 from __future__ import annotations
