@@ -10,7 +10,7 @@ lowest probability of a token the model chose (``"confidence"`` in ``--json`` an
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 
@@ -77,16 +77,17 @@ class SpanOnly:
     the model writes must continue a run of tokens that one fed line holds (``spans``, each
     a token list), or end the answer (``ends``: newlines, end of text). The first token may
     also be a fed word capitalised (``capital``: token → its capitalised token), as answers
-    start ("The cello." from "... plays the cello"). A model whose next choice after a
-    comma (``pauses``) is no source's word stops there, as ``answer.supported_part`` cuts a
-    free "Uppsala, Sweden" to what the text holds. Gemma-3-270M, free, writes names and
-    numbers no source holds; held, it copies the sources' words (docs/BENCHMARKS.md).
+    start ("The cello." from "... plays the cello"). A model whose next choice is a comma
+    (``pauses``; not one after a digit: "1,000") the text does not have there, or after a
+    comma no source's word, stops, as ``answer.supported_part`` cuts a free "Uppsala,
+    Sweden" to what the text holds. Gemma-3-270M, free, writes names and numbers no
+    source holds; held, it copies the sources' words (docs/BENCHMARKS.md).
     ``strayed`` records that the model's own choice was masked at some step: such an
     answer is marked unsupported, as a free answer outside the text was."""
 
     def __init__(
         self, spans: Sequence[Sequence[int]], ends: Sequence[int], prompt_len: int,
-        capital: dict[int, int] | None = None, pauses: Sequence[int] = (),
+        capital: dict[int, int] | None = None, pauses: Sequence[int] = (), numeric: Iterable[int] = (),
     ) -> None:
         import numpy as np
 
@@ -99,6 +100,7 @@ class SpanOnly:
         self.at = np.flatnonzero(self.flat >= 0)  # where the next token may come from
         self.ends = np.asarray(sorted(set(ends)), dtype=np.int64)
         self.pauses = frozenset(pauses)  # a comma: where the model may stop instead of straying
+        self.numeric = frozenset(numeric)  # tokens ending in a digit: a comma after one is "1,000"'s
         self.prompt_len, self.read, self.strayed = prompt_len, 0, False
 
     @classmethod
@@ -110,14 +112,16 @@ class SpanOnly:
         first word), ending at any of ``ends``. Each fed word's capitalised token comes from
         one tokenizer call over all of them (one call per word cost 75 ms per answer)."""
         spans = [tokenize(f" {line}") for line in lines]
-        lower = {}
+        lower, numeric = {}, set()
         for token in {t for span in spans for t in span}:
             word = detokenize(token)  # " the"
             if len(word) > 1 and word[0] == " " and word[1].islower():
                 lower[token] = f" {word[1].upper()}{word[2:]}"
+            if word[-1:].isdigit():
+                numeric.add(token)
         upper = {detokenize(t): t for t in tokenize("".join(lower.values()))}
         capital = {token: upper[up] for token, up in lower.items() if up in upper}
-        return cls(spans, ends, prompt_len, capital, tokenize(","))
+        return cls(spans, ends, prompt_len, capital, tokenize(","), numeric)
 
     def __call__(self, input_ids: Any, scores: Any) -> Any:
         import numpy as np
@@ -135,9 +139,11 @@ class SpanOnly:
             cap = self.capital[self.at]
             keep = np.union1d(keep, cap[cap >= 0])
         keep = np.concatenate([keep, self.ends])
-        if not np.isin(int(scores.argmax()), keep):
-            if len(written) and int(written[-1]) in self.pauses:
-                keep = self.ends  # "Mumbai," then "India", no source's word: the answer ends at the comma
+        top = int(scores.argmax())
+        if not np.isin(top, keep):
+            last = int(written[-1]) if len(written) else None
+            if last is not None and ((top in self.pauses and last not in self.numeric) or last in self.pauses):
+                keep = self.ends  # "Uppsala" then "," or "Uppsala," then "Sweden": the answer ends at the comma
             else:
                 self.strayed = True
         out = np.full_like(scores, -np.inf)

@@ -99,3 +99,11 @@ def test_straying_after_a_comma_ends_the_answer() -> None:
     copy(np.array([5]), np.where(np.arange(8) == 1, 10.0, 0.0).astype(np.float32))
     assert sorted(np.flatnonzero(np.isfinite(copy(np.array([5, 1]), scores.copy())))) == [0]
     assert not copy.strayed
+    copy = SpanOnly([[5, 6]], ends=[0], prompt_len=0, pauses=[1])  # "born in Uppsala and ...": no comma
+    copy(np.array([]), np.where(np.arange(8) == 5, 10.0, 0.0).astype(np.float32))
+    after = copy(np.array([5]), np.where(np.arange(8) == 1, 10.0, 0.0).astype(np.float32))  # wants ","
+    assert sorted(np.flatnonzero(np.isfinite(after))) == [0] and not copy.strayed  # "Uppsala", not "Uppsala and"
+    copy = SpanOnly([[5, 6]], ends=[0], prompt_len=0, pauses=[1], numeric=[5])  # " 12 TB": "1" then ","
+    copy(np.array([]), np.where(np.arange(8) == 5, 10.0, 0.0).astype(np.float32))
+    after = copy(np.array([5]), np.where(np.arange(8) == 1, 10.0, 0.0).astype(np.float32))  # "1,000"
+    assert sorted(np.flatnonzero(np.isfinite(after))) == [0, 6] and copy.strayed  # not an answer's end
