@@ -23,7 +23,7 @@ import os
 import re
 import shutil
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -34,6 +34,7 @@ from drrag_cli.errors import IndexBusyError, IndexMissingError, InputError
 from drrag_cli.index import layout
 
 if TYPE_CHECKING:
+    from drrag_cli.index.api import Index
     from drrag_cli.index.build import BuildProgress, BuildReport
     from drrag_cli.index.multi import MultiIndex
 
@@ -205,7 +206,6 @@ class Registry:
         """The collections ``names`` (all when empty) as one index whose passages name
         their collection; several are fused by RRF (:mod:`drrag_cli.index.multi`) and must
         share the embedding model."""
-        from drrag_cli.index.api import Index
         from drrag_cli.index.multi import MultiIndex
         from drrag_cli.index.union import open_union
 
@@ -213,7 +213,7 @@ class Registry:
         chosen = [self.get(n) for n in dict.fromkeys(names)] if names else list(found.values())
         if not chosen:
             raise IndexMissingError("no collections yet; create one with `drrag collection add NAME PATH`")
-        members = [(c.name, Index.open(self.settings(c, settings), path=self.folder(c))) for c in chosen]
+        members = self._opened(chosen, settings)
         every = len(members) > 1 and [c.name for c in chosen] == list(found)
         return MultiIndex(members, union=open_union(self.base, members) if every else None)
 
@@ -222,15 +222,19 @@ class Registry:
         after a change; a collection that cannot be opened leaves none (search then reads
         the collections one by one)."""
         from drrag_cli.errors import DrragError
-        from drrag_cli.index.api import Index
         from drrag_cli.index.union import refresh_union
 
         try:
-            found = self.load().values()
-            members = [(c.name, Index.open(self.settings(c, settings), path=self.folder(c))) for c in found]
+            members = self._opened(self.load().values(), settings)
         except DrragError:
             members = []
         refresh_union(self.base, members)
+
+    def _opened(self, colls: Iterable[Collection], settings: Settings) -> list[tuple[str, Index]]:
+        """Each collection's live index, by name."""
+        from drrag_cli.index.api import Index
+
+        return [(c.name, Index.open(self.settings(c, settings), path=self.folder(c))) for c in colls]
 
 
 def target_index(settings: Settings, names: Sequence[str], explicit_index: bool) -> MultiIndex | None:
