@@ -190,7 +190,7 @@ def _print_warnings(answer: Any, question: str, console: Console) -> None:
 
         if echoes(answer.text, answer.asked or question):
             why = "only repeats the question"
-        elif getattr(answer, "strayed", False):
+        elif answer.strayed:
             why = "is copied from the sources below, but the model's own answer was not in them"
         elif is_supported(answer.text, fed_texts(answer.passages)):
             why = "is in the sources below, but not where they speak of the question"  # a picked year/number

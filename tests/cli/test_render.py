@@ -29,3 +29,12 @@ def test_after_streaming_the_short_answer_follows_when_post_processing_changed_i
     assert "answer: Uppsala" in capsys.readouterr().out
     print_answer(answer_view(_doc("Uppsala")), already_streamed=True, streamed_text=" Uppsala")
     assert "answer:" not in capsys.readouterr().out
+
+
+def test_a_strayed_copy_is_marked_even_from_a_server(capsys: pytest.CaptureFixture[str]) -> None:
+    """`drrag ask --server` prints from the JSON: "strayed" there gives the same warning."""
+    from drrag_cli.cli.render import print_answer
+
+    print_answer(answer_view(_doc("12 TB", supported=False, strayed=True)))
+    out = " ".join(capsys.readouterr().out.split())
+    assert "unsupported: the answer is copied from the sources below, but the model's own answer was not in them" in out
