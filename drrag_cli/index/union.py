@@ -46,14 +46,21 @@ def key(members: Sequence[tuple[str, Index]]) -> str | None:
 
 
 def open_union(base: Path, members: Sequence[tuple[str, Index]]) -> BM25Index | None:
-    """The union index of exactly these members, or None when it is not built."""
+    """The union index of exactly these members, or None when it is not built (or cannot be
+    read: a damaged cache is searched around, and the next refresh builds it again)."""
+    digest = key(members)
+    return _opened(base / FOLDER / digest) if digest else None
+
+
+def _opened(folder: Path) -> BM25Index | None:
     from drrag_cli.index.bm25 import BM25Index
 
-    digest = key(members)
-    folder = base / FOLDER / digest if digest else None
-    if folder is None or not (folder / "members.json").is_file():
+    if not (folder / "members.json").is_file():
         return None
-    return BM25Index(folder)
+    try:
+        return BM25Index(folder)
+    except (OSError, ValueError):  # tantivy: a file gone or torn
+        return None
 
 
 def refresh_union(base: Path, members: Sequence[tuple[str, Index]]) -> Path | None:
@@ -67,8 +74,9 @@ def refresh_union(base: Path, members: Sequence[tuple[str, Index]]) -> Path | No
     if digest is None:
         return None
     target = root / digest
-    if (target / "members.json").is_file():
+    if _opened(target) is not None:
         return target
+    shutil.rmtree(target, ignore_errors=True)  # damaged: build it again
     n = len(members)
     rows = [
         (pid * n + i, title, text, h)

@@ -57,3 +57,16 @@ def test_the_union_follows_the_registry(tmp_path: Path, corpus: Path) -> None:
     fresh = reg.open([], Settings())
     assert fresh.union is not None
     assert Path(fresh.search("quokka census", "bm25", 1)[0].passage.source).name == "new-page.md"
+
+
+def test_a_damaged_union_is_searched_around_and_built_again(tmp_path: Path, corpus: Path) -> None:
+    """It is a cache: a torn file (a disk full, a user's cleanup) never fails a search."""
+    reg = Registry(tmp_path / "data")
+    reg.add("notes", [str(corpus / "notes")], Settings())
+    reg.add("wiki", [str(corpus / "wiki")], Settings())
+    (folder,) = (reg.base / FOLDER).iterdir()
+    (folder / "meta.json").unlink()
+    damaged = reg.open([], Settings())
+    assert damaged.union is None and damaged.search("bird migration radar", "bm25", 1)
+    reg.refresh_union(Settings())  # what the next `drrag index` does
+    assert reg.open([], Settings()).union is not None
