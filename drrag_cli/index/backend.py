@@ -6,7 +6,9 @@ written and recorded in its manifest (what readers go by):
 * ``local``: tantivy BM25 + hnswlib HNSW files inside the generation, fused by client RRF;
 * ``milvus``: one Milvus collection (:mod:`drrag_cli.index.milvus`) holding text, BM25
   sparse vectors (title and text, summed by Milvus's ``WeightedRanker`` as tantivy sums its
-  fields) and dense vectors; hybrid is the client RRF of its BM25 and dense lists, as locally.
+  fields) and dense vectors; hybrid is Milvus's own ``hybrid_search`` with its RRF ranker
+  over a dense list and the BM25 list of a third field that holds the title's terms marked
+  (one field's approximation of the boosted sum, within a recall point of local).
 
 Both read the generation's SQLite store for what only the build knows whole: files and
 their hashes (change detection), the link graph and a document's siblings. Writing is

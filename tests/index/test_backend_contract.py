@@ -21,6 +21,7 @@ import pytest
 from drrag_cli.config import Settings
 from drrag_cli.index.api import Index
 from drrag_cli.index.fusion import rrf
+from drrag_cli.index.milvus import schema
 from drrag_cli.pipeline import Pipeline
 from tests.conftest import drrag_cmd, write_corpus
 from tests.retrieve.bridge_corpus import QUESTION
@@ -120,9 +121,13 @@ def test_backends_agree(tmp_path: Path, milvus_uri: str) -> None:
     # tantivy keeps a field's length in one byte, Milvus exactly
     assert {p for p, _ in a.bm25_ranked(QUESTION, 50)} == {p for p, _ in b.bm25_ranked(QUESTION, 50)}
     assert {p for p, _ in a.bm25_ranked("born Uppsala", 50)} == {p for p, _ in b.bm25_ranked("borne Uppsala's", 50)}
-    # hybrid on Milvus is the local fusion of Milvus's BM25 and dense lists
-    fused = rrf([[p for p, _ in b.bm25_ranked(QUESTION, 50)], [p for p, _ in b.dense_ranked(vec, 50)]], k=60)
-    assert {(p, round(s, 6)) for p, s in b.hybrid_ranked(QUESTION, 7, vec)} == {(p, round(s, 6)) for p, s in fused}
+    # hybrid on Milvus is Milvus's RRF of the boosted field's BM25 list and the dense list: the
+    # local RRF's scores, ties by passage id
+    boosted = b.backend._search([schema.boosted_query(QUESTION)], schema.HYBRID_SPARSE, 50, {"metric_type": "BM25"})[0]
+    fused = rrf([[p for p, _ in boosted], [p for p, _ in b.dense_ranked(vec, 50)]], k=60)
+    fused = sorted(((p, round(s, 6)) for p, s in fused), key=lambda item: (-item[1], item[0]))[:7]
+    assert [(p, round(s, 6)) for p, s in b.hybrid_ranked(QUESTION, 7, vec)] == fused
+    assert b.hybrid_ranked("?!", 3, vec) == [(p, 1 / (60 + r)) for r, (p, _s) in enumerate(b.dense_ranked(vec, 3), 1)]
     many = b.ranked_many([QUESTION, "Tobias Lindqvist", "?!"], "hybrid", 3)  # one request for all three
     assert many[0] == b.hybrid_ranked(QUESTION, 3) and many[2] == b.ranked_many(["?!"], "hybrid", 3)[0]
     assert a.ranked_many([QUESTION], "bm25", 3) == [a.bm25_ranked(QUESTION, 3)]

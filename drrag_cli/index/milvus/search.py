@@ -5,10 +5,12 @@ killed is never seen. A BM25 list is one ``hybrid_search``: a BM25 request on th
 field and one on the text's, their scores summed with the title's weighted
 :data:`~drrag_cli.index.bm25.TITLE_BOOST` (``WeightedRanker`` without normalisation), as
 tantivy sums its two fields. Each field's list goes :data:`FIELD_DEPTH` deep, so a passage
-ranked by one field keeps its other field's score. Hybrid is that list and a dense one of
-``depth`` each, fused here by the local RRF (index/fusion.py: the same ties, the same order).
+ranked by one field keeps its other field's score. Hybrid is Milvus's own: one ``hybrid_search``
+of the BM25 list of the ``boosted_terms`` field (schema.py: the title's terms marked, then the
+text's) and the dense list, ``depth`` each, fused by ``RRFRanker(rrf_k)``: the score of
+index/fusion.py, ties broken by row key (so by passage id), not by first seen as locally.
 :meth:`MilvusBackend.ranked_many` asks for several texts' lists in one request per list kind
-(two round trips for all of a question's q* lists); ``round_trips`` counts the requests made.
+(one round trip for all of a question's q* lists); ``round_trips`` counts the requests made.
 """
 
 from __future__ import annotations
@@ -80,13 +82,7 @@ class MilvusBackend:
         dense = [_floats(v) for v in vecs]
         if mode == "dense":
             return self._search(dense, "vector", n, self._dense_params(n))
-        from drrag_cli.index.fusion import rrf
-
-        lexical = self._bm25([schema.query(t) for t in texts], depth)
-        semantic = self._search(dense, "vector", depth, self._dense_params(depth))
-        return [
-            rrf([[p for p, _s in a], [p for p, _s in b]], k=rrf_k)[:n] for a, b in zip(lexical, semantic, strict=True)
-        ]
+        return self._hybrid([schema.boosted_query(t) for t in texts], dense, n, depth, rrf_k)
 
     def _dense_params(self, n: int) -> dict[str, Any]:
         return {"metric_type": "IP", "params": {"ef": max(schema.EF_SEARCH, n)}}
@@ -118,7 +114,7 @@ class MilvusBackend:
         deep, data = max(n, FIELD_DEPTH), [queries[i] for i in asked]
         reqs = [
             AnnSearchRequest(data, sparse, {"metric_type": "BM25"}, deep, expr=self.where)
-            for sparse in schema.BM25_FIELDS.values()
+            for sparse in schema.SUMMED
         ]
         self.round_trips += 1
         found = self.client.hybrid_search(
@@ -126,6 +122,34 @@ class MilvusBackend:
         )
         for i, hits in zip(asked, found, strict=True):
             out[i] = _ranked(hits)
+        return out
+
+    def _hybrid(self, queries: list[str], dense: list[Any], n: int, depth: int, rrf_k: int) -> list[Ranked]:
+        """Milvus's RRF of the boosted BM25 list and the dense list, ``depth`` deep each; a query
+        without terms has no BM25 list, so its hybrid list is the dense one with its RRF scores
+        (as locally: the RRF of an empty list and the dense one)."""
+        from pymilvus import AnnSearchRequest, RRFRanker
+
+        out: list[Ranked] = [[] for _ in queries]
+        asked = [i for i, q in enumerate(queries) if q]
+        if asked:
+            reqs = [
+                AnnSearchRequest([queries[i] for i in asked], schema.HYBRID_SPARSE, {"metric_type": "BM25"}, depth,
+                                 expr=self.where),
+                AnnSearchRequest([dense[i] for i in asked], "vector", self._dense_params(depth), depth,
+                                 expr=self.where),
+            ]
+            self.round_trips += 1
+            found = self.client.hybrid_search(
+                self.collection, reqs, RRFRanker(rrf_k), limit=n, output_fields=["pid"]
+            )
+            for i, hits in zip(asked, found, strict=True):
+                out[i] = _ranked(hits)
+        bare = [i for i, q in enumerate(queries) if not q]
+        if bare:
+            lists = self._search([dense[i] for i in bare], "vector", n, self._dense_params(n))
+            for i, ranked in zip(bare, lists, strict=True):
+                out[i] = [(pid, 1.0 / (rrf_k + rank)) for rank, (pid, _s) in enumerate(ranked, start=1)]
         return out
 
     # -- by id ---------------------------------------------------------------------------
