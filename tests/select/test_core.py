@@ -1,0 +1,18 @@
+"""The selection core's CFS rule with more than one positive per static document."""
+
+from drrag_cli.select.core import cfs_select, kept
+
+
+def test_each_static_document_keeps_its_first_positive_before_any_keeps_a_second() -> None:
+    """With room for two more documents and ``per_static=2``, the first static document's
+    second positive must not crowd out the second static document's first one."""
+    walks = [[(10, 1), (11, 2)], [(20, 1), (21, 2)]]
+    probs = {(0, 10): 0.9, (0, 11): 0.8, (1, 20): 0.2, (1, 21): 0.7}
+    both = cfs_select([1, 2], walks, probs, k=4, threshold=0.5, per_static=2)
+    assert sorted(d.pid for d in kept(both)) == [10, 21]
+    assert [d.decision for d in both[0]] == ["kept", "context full"]
+    one = cfs_select([1, 2], walks, probs, k=5, threshold=0.5, per_static=2)  # a free slot: the second positive
+    assert sorted(d.pid for d in kept(one)) == [10, 11, 21]
+    single = cfs_select([1, 2], walks, probs, k=5, threshold=0.5)
+    assert sorted(d.pid for d in kept(single)) == [10, 21]
+    assert [d.decision for d in single[0]] == ["kept", "not needed (static doc satisfied)"]
