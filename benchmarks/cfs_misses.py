@@ -1,0 +1,78 @@
+"""Where CFS loses a gold paragraph: a count per cause over an eval set (retrieval only).
+
+For each question, each gold paragraph CFS did not feed is put in one bucket:
+
+* ``no gold static``: neither static document is gold, and the gold paragraph is in no
+  walk (the first stage missed both hops);
+* ``rejected``: it was in a walk and the classifier scored it below the threshold (split
+  by whether that walk's static document is gold: a pair with a non-gold static document
+  is rightly negative for the classifier);
+* ``slot taken``: its walk had already kept a candidate before it (``not needed``), or the
+  context was full;
+* ``not in walk``: a static document is gold but the paragraph is not among its candidates.
+
+    .venv/bin/python benchmarks/cfs_misses.py ../shared/data/hotpotqa/dev500.ircot.jsonl --limit 250
+    .venv/bin/python benchmarks/cfs_misses.py ../shared/data/musique/dev100.musique.json [-k 4] [-c CONFIG]
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import dataclasses
+import json
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from drrag_cli.config import load_settings  # noqa: E402
+from drrag_cli.evaluate.datasets import load_dataset  # noqa: E402
+from drrag_cli.evaluate.runner import dataset_pipeline  # noqa: E402
+from drrag_cli.index.paragraphs import key_of  # noqa: E402
+
+
+def bucket(gold_key: str, gold: set[str], trace: dict) -> str:
+    """The cause of one missing gold paragraph (module docstring), from a CFS trace."""
+    static_key = {s["passage_id"]: key_of(s["source"]) for s in trace["static"]}
+    seen = []  # (is the walk's static document gold, decision) for each time it was offered
+    for walk in trace.get("queries", []):
+        for c in walk["candidates"]:
+            if key_of(c["source"]) == gold_key:
+                seen.append((static_key.get(walk["from"]) in gold, c["decision"]))
+    if not seen:
+        return "not in walk" if gold & set(static_key.values()) else "no gold static"
+    gold_walk = [d for is_gold, d in seen if is_gold]
+    decisions = gold_walk or [d for _, d in seen]
+    where = "gold static" if gold_walk else "non-gold static"
+    if "below threshold" in decisions:
+        return f"rejected ({where})"
+    return f"slot taken ({where})"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("dataset")
+    parser.add_argument("--limit", type=int, default=None)
+    parser.add_argument("-k", type=int, default=4)
+    parser.add_argument("-c", "--config", default=None)
+    args = parser.parse_args()
+    ds = load_dataset(args.dataset)  # the corpus is every question's paragraphs, as `drrag eval` indexes it
+    pipeline, _ = dataset_pipeline(ds, load_settings(args.config))
+    ds = dataclasses.replace(ds, examples=ds.examples[: args.limit])
+    plan = pipeline.plan("cfs", use_config=False)
+    counts: collections.Counter[str] = collections.Counter()
+    total = 0
+    for ex in ds.examples:
+        result = pipeline.retrieve(ex.question, plan, k=args.k)
+        gold, fed = set(ex.gold_keys), {key_of(p.source) for p in result.passages}
+        total += len(gold)
+        for key in sorted(gold - fed):
+            counts[bucket(key, gold, result.trace)] += 1
+    missing = sum(counts.values())
+    print(json.dumps({"questions": len(ds.examples), "gold": total, "fed": total - missing,
+                      "missing": dict(counts.most_common())}, indent=1))
+
+
+if __name__ == "__main__":
+    main()
