@@ -139,13 +139,7 @@ def cfs_select(
     doc = doc or _same
     named = sure or {}
     in_context = {doc(pid) for pid in static_ids}
-    orders = []
-    for i, walk in enumerate(walks):
-        order = list(walk)
-        if rule == "best":  # stable: equal probabilities keep rank order
-            order.sort(key=lambda item, i=i: -probs.get((i, item[0]), -1.0))
-        order.sort(key=lambda item, i=i: named.get((i, item[0]), math.inf))  # stable
-        orders.append(order)
+    orders = _walk_orders(walks, probs, rule, named)
     decided: list[dict[int, Decision]] = [{} for _ in walks]
     at = [0] * len(walks)  # where each walk goes on
     size = len(in_context)
@@ -173,6 +167,22 @@ def cfs_select(
          for n, (pid, rank) in enumerate(order)]
         for i, order in enumerate(orders)
     ]
+
+
+def _walk_orders(
+    walks: Sequence[Sequence[tuple[int, int]]], probs: Mapping[tuple[int, int], float], rule: str,
+    named: Mapping[tuple[int, int], int],
+) -> list[list[tuple[int, int]]]:
+    """Each walk in the order CFS meets its candidates: rank order (``best``: probability
+    order), named hops first by their order."""
+    orders = []
+    for i, walk in enumerate(walks):
+        order = list(walk)
+        if rule == "best":  # stable: equal probabilities keep rank order
+            order.sort(key=lambda item, i=i: -probs.get((i, item[0]), -1.0))
+        order.sort(key=lambda item, i=i: named.get((i, item[0]), math.inf))  # stable
+        orders.append(order)
+    return orders
 
 
 def kept(decisions: Sequence[Sequence[Decision]]) -> list[Decision]:
