@@ -263,7 +263,7 @@ def query_milvus(size: int, folder: Path, queries: list[tuple[str, Any]]) -> dic
     from drrag_cli.index.milvus.search import MilvusBackend
 
     settings = milvus_settings(folder)
-    record = {"uri": schema.resolve_uri(settings, folder), "collection": "scale"}
+    record = {"uri": schema.resolve_uri(settings, folder), "collection": "scale", "schema": schema.SCHEMA}
     backend = MilvusBackend(record, settings, 1, DIM)
     backend.client  # noqa: B018 - connect and load before timing
     return timed_queries(backend, queries)
