@@ -162,11 +162,12 @@ def cfs_select(
                 decided[i][at[i] - 1] = Decision(i, pid, rank, prob, decision)
                 if decision == "kept":
                     break
-    return [
-        [decided[i].get(n) or Decision(i, pid, rank, probs.get((i, pid)), "not needed (static doc satisfied)")
-         for n, (pid, rank) in enumerate(order)]
-        for i, order in enumerate(orders)
-    ]
+            if _round == per_static - 1:  # the rest of this walk, as it stands now
+                for n, (pid, rank) in enumerate(order[at[i] :], start=at[i]):
+                    rest = "already in context" if doc(pid) in in_context else (
+                        "context full" if size >= k else "not needed (static doc satisfied)")
+                    decided[i][n] = Decision(i, pid, rank, probs.get((i, pid)), rest)
+    return [[decided[i][n] for n in range(len(order))] for i, order in enumerate(orders)]
 
 
 def _walk_orders(
