@@ -140,34 +140,27 @@ def cfs_select(
     named = sure or {}
     in_context = {doc(pid) for pid in static_ids}
     orders = _walk_orders(walks, probs, rule, named)
-    decided: list[dict[int, Decision]] = [{} for _ in walks]
-    at = [0] * len(walks)  # where each walk goes on
-    size = len(in_context)
-    for _round in range(per_static):  # each static document's first positive, then its second, ...
+    steps: list[list[Decision]] = [[] for _ in orders]  # each walk's decisions so far, in its order
+    for turn in range(per_static):  # each static document's first positive, then its second, ...
         for i, order in enumerate(orders):
-            while at[i] < len(order):
-                pid, rank = order[at[i]]
-                at[i] += 1
+            taken = False
+            for pid, rank in order[len(steps[i]) :]:
+                if taken and turn < per_static - 1:
+                    break  # the rest of this walk waits for its next turn
                 prob = probs.get((i, pid))
                 if doc(pid) in in_context:
                     decision = "already in context"
-                elif size >= k:
+                elif len(in_context) >= k:
                     decision = "context full"
+                elif taken:
+                    decision = "not needed (static doc satisfied)"
                 elif (prob is not None and prob >= threshold) or (i, pid) in named:
-                    decision = "kept"
-                    size += 1
+                    decision, taken = "kept", True
                     in_context.add(doc(pid))
                 else:
                     decision = "below threshold"
-                decided[i][at[i] - 1] = Decision(i, pid, rank, prob, decision)
-                if decision == "kept":
-                    break
-            if _round == per_static - 1:  # the rest of this walk, as it stands now
-                for n, (pid, rank) in enumerate(order[at[i] :], start=at[i]):
-                    rest = "already in context" if doc(pid) in in_context else (
-                        "context full" if size >= k else "not needed (static doc satisfied)")
-                    decided[i][n] = Decision(i, pid, rank, probs.get((i, pid)), rest)
-    return [[decided[i][n] for n in range(len(order))] for i, order in enumerate(orders)]
+                steps[i].append(Decision(i, pid, rank, prob, decision))
+    return steps
 
 
 def _walk_orders(
