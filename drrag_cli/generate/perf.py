@@ -106,3 +106,21 @@ def plain_cpu_buffers(active: bool) -> Iterator[None]:
         yield
     finally:
         low.llama_model_default_params = original
+
+
+@contextlib.contextmanager
+def quiet_stderr() -> Iterator[None]:
+    """Silence llama.cpp's C-level log lines written straight to fd 2."""
+    try:
+        saved = os.dup(2)
+    except OSError:  # no real stderr (embedded interpreters): nothing to silence
+        yield
+        return
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, 2)
+        yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+        os.close(devnull)

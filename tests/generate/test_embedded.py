@@ -1,0 +1,57 @@
+"""The embedded model's f16-layer copy (generate/embedded.py): built once, checked, used."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from drrag_cli.config import LLMSettings
+from drrag_cli.generate import embedded
+from drrag_cli.generate.answer import generate_answer
+from drrag_cli.generate.embedded import SUFFIX, default_model_path, is_current, widened, widened_path
+from drrag_cli.generate.llm import LocalLLM
+from drrag_cli.types import Passage
+
+QUESTION = "In which city is Toad Hall?"
+
+
+@pytest.mark.slow
+def test_the_default_model_is_the_f16_layer_copy_and_answers_as_the_shipped_one() -> None:
+    source = default_model_path()
+    copy = default_model_path(f16_layers=True)  # built on first use (~3 s), then checked by stat
+    assert copy == widened_path(source) and copy.name.endswith(SUFFIX) and copy.read_bytes()[:4] == b"GGUF"
+    assert 300e6 < copy.stat().st_size < 450e6  # layers in f16, the 170 MB q8_0 token embedding kept
+    start = time.perf_counter()
+    assert default_model_path(f16_layers=True) == copy
+    assert time.perf_counter() - start < 0.1  # its record is checked, nothing rebuilt
+    assert LocalLLM(LLMSettings()).model_path == copy  # llm.f16_layers defaults to on
+    assert LocalLLM(LLMSettings(f16_layers=False)).model_path == source
+    passage = Passage("notes/toad.md", "Toad Hall", "Toad Hall is a hall of the university in Canberra.", 0, 0, 50)
+    answers = [generate_answer(LocalLLM(LLMSettings(model_path=str(p), threads=1)), QUESTION, [passage]).text
+               for p in (source, copy)]
+    assert answers[0] == answers[1] == "Canberra"
+
+
+def test_a_copy_is_used_only_while_it_matches_its_record(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    source = tmp_path / "model.gguf"
+    source.write_bytes(b"GGUF source")
+    monkeypatch.setattr(embedded, "_quantize", lambda src, out: out.write_bytes(b"GGUF wide " + src.read_bytes()) and 0)
+    copy = widened(source, "aaaa")
+    assert copy == tmp_path / f"model{SUFFIX}" and is_current(copy, "aaaa")
+    assert not is_current(copy, "bbbb")  # a new embedded model: rebuilt, never used
+    copy.write_bytes(b"GGUF changed by hand")
+    assert not is_current(copy, "aaaa")
+    assert widened(source, "aaaa") == copy and copy.read_bytes() == b"GGUF wide GGUF source"
+    assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")] == []
+
+
+def test_when_llama_cpp_cannot_write_the_copy_the_shipped_file_is_used(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    source = tmp_path / "model.gguf"
+    source.write_bytes(b"GGUF source")
+    monkeypatch.setattr(embedded, "_quantize", lambda src, out: 1)
+    assert widened(source, "aaaa") is None
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["model.gguf"]
