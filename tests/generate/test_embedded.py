@@ -55,3 +55,18 @@ def test_when_llama_cpp_cannot_write_the_copy_the_shipped_file_is_used(
     monkeypatch.setattr(embedded, "_quantize", lambda src, out: 1)
     assert widened(source, "aaaa") is None
     assert sorted(p.name for p in tmp_path.iterdir()) == ["model.gguf"]
+
+
+def test_a_build_killed_half_way_is_swept_by_the_next(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The next build removes the temporary files of processes that no longer run."""
+    import os
+
+    source = tmp_path / "model.gguf"
+    source.write_bytes(b"GGUF source")
+    dead = tmp_path / f".model{SUFFIX}.{2**22 + 7}.1.tmp"  # above Linux's pid_max: no such process
+    mine = tmp_path / f".model{SUFFIX}.{os.getpid()}.99.tmp"  # another thread of a live process
+    dead.write_bytes(b"half")
+    mine.write_bytes(b"busy")
+    monkeypatch.setattr(embedded, "_quantize", lambda src, out: out.write_bytes(b"GGUF wide") and 0)
+    assert widened(source, "aaaa") is not None
+    assert not dead.exists() and mine.exists()
