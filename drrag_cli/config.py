@@ -100,7 +100,7 @@ class ClassifierSettings:
 @dataclass(frozen=True)
 class LLMSettings:
     model_path: str = ""  # empty = the embedded Gemma-3-270M GGUF
-    f16_layers: bool = True  # the embedded model's layers widened to f16 once (generate/widen.py): faster prompts
+    f16_layers: bool = True  # the embedded model's layers widened to f16 once (generate/embedded.py): faster prompts
     n_ctx: Annotated[int, Min(64)] = 2048
     threads: Annotated[int, Min(0)] = 0  # 0 = auto: per answer, the cores no other task is running on
     max_tokens: Annotated[int, Min(1)] = 48

@@ -7,11 +7,11 @@ re-hashing 250 MB.
 
 Then the layers are widened. The Q4_K_M file stores most layer matrices as q5_0 (their 640
 columns are no multiple of Q4_K's 256-weight blocks), and llama.cpp's CPU kernels evaluate a
-prompt over those ~1.5x slower than over the same matrices in f16 (``python
+prompt over those ~1.3x slower than over the same matrices in f16 (``python
 benchmarks/prompt_speed.py --widen``); a model-answered ``ask`` spends most of its time
 there. So llama.cpp's own quantizer writes a copy once (~3 s) with every layer matrix in f16:
-the same values (q5_0/q4_K/q6_K × their f16 scales, rounded to f16), 130 MB more on disk and
-in memory. The token embedding (170 MB of q8_0, also the output head that every generated
+the same values (q5_0/q4_K/q6_K × their f16 scales, rounded to f16), a 386 MB file beside the
+shipped one, ~120 MB more memory. The token embedding (170 MB of q8_0, also the output head that every generated
 token reads) is copied as it is: in f16 it would double and slow generation
 (``llm.f16_layers: false`` keeps the shipped file).
 
