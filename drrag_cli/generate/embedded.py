@@ -18,14 +18,16 @@ token reads) is copied as it is: in f16 it would double and slow generation
 The copy is built under a temporary name and renamed into place whole; a record beside it
 names the source's sha256 and the copy's size, mtime and sha256, so a new embedded model or
 a changed copy is rebuilt, never used. When llama.cpp cannot write it, the shipped file is
-used and ``drrag doctor`` names the file it loaded.
+used (and the build is not retried for a day) and ``drrag doctor`` names the file it loaded.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +40,7 @@ _ASSEMBLE_LOCK = threading.Lock()  # the preload thread and the caller may both 
 GGML_TYPE_Q8_0 = 8
 LLAMA_FTYPE_MOSTLY_F16 = 1
 SUFFIX = ".f16-layers.gguf"
+RETRY_S = 24 * 3600  # after a failed build (a full disk), the shipped file for this long
 
 
 def _embedded_package() -> Any:
@@ -131,24 +134,38 @@ def is_current(target: Path, source_sha256: str) -> bool:
 
 def widened(source: Path, source_sha256: str) -> Path | None:
     """The f16-layer copy of ``source`` (built on first use, ~3 s), or None when llama.cpp
-    could not write it. Call under a lock: the preload thread and the caller may both ask."""
+    could not write it; then it is not tried again for :data:`RETRY_S` (a full disk must not
+    cost every later ``ask`` 3 s). Call under a lock: the preload thread and the caller may both ask."""
     target = widened_path(source)
     if is_current(target, source_sha256):
         return target
+    if _failed_lately(target, source_sha256):
+        return None
     from drrag_cli.models import _sha256
 
     tmp = _scratch(target)
     try:
         if _quantize(source, tmp) != 0:
-            return None
+            raise OSError("llama.cpp's quantizer failed")
         os.replace(tmp, target)
         record = json.dumps(_record(target, source_sha256, _sha256(target)))
         _record_path(target).write_text(record, encoding="utf-8")
     except OSError:
+        with contextlib.suppress(OSError):
+            failed = {"source_sha256": source_sha256, "failed_at": time.time()}
+            _record_path(target).write_text(json.dumps(failed), encoding="utf-8")
         return None
     finally:
         tmp.unlink(missing_ok=True)
     return target
+
+
+def _failed_lately(target: Path, source_sha256: str) -> bool:
+    try:
+        found = json.loads(_record_path(target).read_text(encoding="utf-8"))
+        return found["source_sha256"] == source_sha256 and time.time() - float(found["failed_at"]) < RETRY_S
+    except (OSError, ValueError, KeyError, TypeError):
+        return False
 
 
 def _quantize(source: Path, out: Path) -> int:

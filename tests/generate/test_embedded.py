@@ -52,9 +52,14 @@ def test_when_llama_cpp_cannot_write_the_copy_the_shipped_file_is_used(
 ) -> None:
     source = tmp_path / "model.gguf"
     source.write_bytes(b"GGUF source")
-    monkeypatch.setattr(embedded, "_quantize", lambda src, out: 1)
+    calls: list[Path] = []
+    monkeypatch.setattr(embedded, "_quantize", lambda src, out: calls.append(out) or 1)
     assert widened(source, "aaaa") is None
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["model.gguf"]
+    assert not list(tmp_path.glob("*.tmp")) and not (tmp_path / f"model{SUFFIX}").exists()
+    assert widened(source, "aaaa") is None and len(calls) == 1  # a full disk: not tried again at every ask
+    assert widened(source, "bbbb") is None and len(calls) == 2  # a new embedded model is tried
+    monkeypatch.setattr(embedded.time, "time", lambda: 10**12)  # a day later
+    assert widened(source, "bbbb") is None and len(calls) == 3
 
 
 def test_a_build_killed_half_way_is_swept_by_the_next(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
