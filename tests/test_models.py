@@ -83,5 +83,6 @@ def test_unknown_name_and_cli_list(cache: Path, cli) -> None:  # noqa: ANN001
     assert code == 0
     listed = {m["name"]: m for m in json.loads(out)["models"]}
     assert listed["tiny"]["installed"] is False and "qwen2.5-coder-1.5b" in listed
+    assert json.loads(out)["embedded_f16_copy"] == []  # this empty cache has none
     code, _, err = cli("models", "install", "nope")
     assert code == 1 and "unknown model 'nope'" in err and len(err.strip().splitlines()) == 1

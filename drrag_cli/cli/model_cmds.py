@@ -130,11 +130,13 @@ def doctor(index: IndexOpt = None, config: ConfigOpt = None, json_out: JsonOpt =
 
 def models_list(json_out: JsonOpt = False) -> None:
     """The GGUFs drrag can install, and which are installed (strongest first)."""
-    from drrag_cli.models import EMBEDDED, catalogue
+    from drrag_cli.generate.embedded import SUFFIX
+    from drrag_cli.models import EMBEDDED, catalogue, models_dir
 
     rows = catalogue()
+    copies = sorted(models_dir().glob(f"*{SUFFIX}"))  # llm.f16_layers (generate/embedded.py)
     if json_out:
-        print_json({"models": rows, "embedded": EMBEDDED})
+        print_json({"models": rows, "embedded": EMBEDDED, "embedded_f16_copy": [str(p) for p in copies]})
         return
     console = stdout_console()
     for row in rows:
@@ -142,6 +144,9 @@ def models_list(json_out: JsonOpt = False) -> None:
         console.print(f"[bold]{row['name']}[/bold]  {mark}  {row['size'] / 1e9:.1f} GB", highlight=False)
         console.print(f"    {row['about']}", highlight=False)
     console.print(f"[bold]{EMBEDDED}[/bold]  [green]embedded[/green] (the default; ships with drrag)", highlight=False)
+    for copy in copies:
+        size = copy.stat().st_size / 1e6
+        console.print(f"    its copy with f16 layers (llm.f16_layers): {copy}, {size:.0f} MB", highlight=False)
     console.print("Use one: `drrag models install NAME`, then `llm.model_path: best` in drrag.yaml.", highlight=False)
 
 
