@@ -147,9 +147,11 @@ class MilvusBackend:
                 out[i] = _ranked(hits)
         bare = [i for i, q in enumerate(queries) if not q]
         if bare:
+            from drrag_cli.index.fusion import rrf
+
             lists = self._search([dense[i] for i in bare], "vector", n, self._dense_params(n))
             for i, ranked in zip(bare, lists, strict=True):
-                out[i] = [(pid, 1.0 / (rrf_k + rank)) for rank, (pid, _s) in enumerate(ranked, start=1)]
+                out[i] = rrf([[pid for pid, _s in ranked]], k=rrf_k)
         return out
 
     # -- by id ---------------------------------------------------------------------------
