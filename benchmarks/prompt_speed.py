@@ -83,21 +83,15 @@ TYPES = {"f16": 1, "q4_0": 2, "q8_0": 7}  # llama.cpp's LLAMA_FTYPE_MOSTLY_*
 def write_types(names: list[str], out_dir: Path) -> list[Path]:
     """The embedded GGUF rewritten by llama.cpp's quantizer with every tensor in each type
     (``NAME``) or with the token embedding kept in q8_0 (``NAME+q8e``, as drrag's f16 layers)."""
-    import llama_cpp
-
-    from drrag_cli.generate.embedded import default_model_path
+    from drrag_cli.generate.embedded import GGML_TYPE_Q8_0, _quantize, default_model_path
 
     source = default_model_path()
     out_dir.mkdir(parents=True, exist_ok=True)
     paths = [source]
     for name in names:
         kind, _, keep = name.partition("+")
-        params = llama_cpp.llama_model_quantize_default_params()
-        params.ftype, params.allow_requantize = TYPES[kind], True
-        if keep == "q8e":
-            params.token_embedding_type = params.output_tensor_type = 8  # GGML_TYPE_Q8_0
         out = out_dir / f"gemma-{name}.gguf"
-        if llama_cpp.llama_model_quantize(str(source).encode(), str(out).encode(), params) != 0:
+        if _quantize(source, out, TYPES[kind], GGML_TYPE_Q8_0 if keep == "q8e" else None) != 0:
             raise SystemExit(f"llama.cpp could not write {out}")
         paths.append(out)
     return paths

@@ -168,17 +168,21 @@ def _failed_lately(target: Path, source_sha256: str) -> bool:
         return False
 
 
-def _quantize(source: Path, out: Path) -> int:
-    """llama.cpp's quantizer: every layer matrix to f16, the token embedding kept (q8_0)."""
+def _quantize(
+    source: Path, out: Path, ftype: int = LLAMA_FTYPE_MOSTLY_F16, embedding: int | None = GGML_TYPE_Q8_0
+) -> int:
+    """llama.cpp's quantizer: every layer matrix to ``ftype`` (f16), the token embedding and
+    output head to ``embedding`` (q8_0, as shipped; None: llama.cpp's choice for ``ftype``).
+    ``benchmarks/prompt_speed.py --write-types`` writes its other types with it."""
     import llama_cpp
 
     from drrag_cli.generate.perf import quiet_stderr
 
     params = llama_cpp.llama_model_quantize_default_params()
-    params.ftype = LLAMA_FTYPE_MOSTLY_F16
+    params.ftype = ftype
     params.allow_requantize = True
-    params.token_embedding_type = GGML_TYPE_Q8_0
-    params.output_tensor_type = GGML_TYPE_Q8_0
+    if embedding is not None:
+        params.token_embedding_type = params.output_tensor_type = embedding
     params.nthread = os.cpu_count() or 1
     with quiet_stderr():
         return int(llama_cpp.llama_model_quantize(str(source).encode(), str(out).encode(), params))
