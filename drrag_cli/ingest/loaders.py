@@ -26,7 +26,8 @@ from drrag_cli.types import Document
 # Markdown table is cut between rows and each part repeats its header (ingest/chunking.py).
 # 4: a heading that would end a passage opens the next one (ingest/chunking.py).
 # 5: HTML headings are written as Markdown headings (ingest/html_text.py).
-READERS = 5
+# 6: a generic title ("Changelog", "README", "index") is prefixed with its folder's name.
+READERS = 6
 OFFICE_SUFFIXES = frozenset({".docx", ".pptx", ".odt", ".epub"})  # ingest/office.py
 MAIL_SUFFIXES = frozenset({".eml", ".mbox"})  # ingest/mail.py
 
@@ -71,7 +72,28 @@ def load_bytes(path: Path, data: bytes) -> Loaded:
         notes += record_notes
     else:
         docs = [Document(source=str(path), title=path.stem, text=text)]
+    if len(docs) == 1:
+        docs = [dataclasses.replace(docs[0], title=qualified_title(path, docs[0].title))]
     return Loaded(_cleaned(docs), notes)
+
+
+# Titles that name a kind of file, not its subject: every project has its own "Changelog"
+# and "README". Alone, a question about Heron's 1.0 release cannot find Heron's changelog
+# by its title, and its citation does not say whose changelog it is.
+GENERIC_TITLES = frozenset({
+    "about", "architecture", "changelog", "changes", "contributing", "design", "faq", "history",
+    "home", "index", "intro", "introduction", "license", "main", "news", "notes", "overview",
+    "readme", "releasenotes", "roadmap", "summary", "todo", "untitled",
+})
+
+
+def qualified_title(path: Path, title: str) -> str:
+    """``title``, prefixed with the name of the file's folder when it is a generic one
+    (``projects/heron/CHANGELOG.md``: "heron › Changelog"); any other title as it is."""
+    folder = path.parent.name
+    if folder and re.sub(r"[^a-z]", "", title.lower()) in GENERIC_TITLES:
+        return f"{folder} › {title}"
+    return title
 
 
 def _cleaned(docs: list[Document]) -> list[Document]:

@@ -30,6 +30,19 @@ def test_markdown_title_front_matter_and_lines(tmp_path: Path) -> None:
     assert heron[0] == "# Project Heron"
 
 
+def test_a_generic_title_is_qualified_by_its_folder(tmp_path: Path) -> None:
+    heron = tmp_path / "projects" / "heron"
+    heron.mkdir(parents=True)
+    (heron / "CHANGELOG.md").write_text("# Changelog\n\n## [1.0.0] - 2023-03-14\n\nFirst stable release.\n")
+    (heron / "README.txt").write_text("Heron searches file shares.\n")
+    (heron / "notes.md").write_text("# Release notes\n\nNothing yet.\n")
+    assert load(heron / "CHANGELOG.md").documents[0].title == "heron › Changelog"
+    assert load(heron / "README.txt").documents[0].title == "heron › README"  # the stem stands in
+    assert load(heron / "notes.md").documents[0].title == "heron › Release notes"
+    (heron / "design.md").write_text("# Design: Tidepool\n\nA reranker.\n")
+    assert load(heron / "design.md").documents[0].title == "Design: Tidepool"  # says its subject
+
+
 def test_text_rst_html_pdf_records(tmp_path: Path) -> None:
     corpus = write_corpus(tmp_path)
     assert load(corpus / "notes" / "mara.txt").documents[0].title == "mara"
