@@ -20,6 +20,7 @@ default): BM25 over q* sees the bridge entity's name, which dense-only q* often 
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from drrag_cli.retrieve.context import BaseStrategy, RetrievalResult, RunContext, Selected
@@ -65,6 +66,26 @@ def static_docs(ctx: RunContext) -> list[list[Selected]]:
     ctx.trace["k1"] = ctx.params.k1
     ctx.trace["static"] = [d.passage.to_json(score=round(d.score, 6)) for g in groups for d in g]
     return groups
+
+
+def _side_hops(
+    options: tuple[str, ...], groups: list[list[Selected]], walks: list, found: dict
+) -> dict[tuple[int, int], tuple[str, int]]:
+    """A choice question's side that no static document's title names, and the candidates
+    whose titles name it: that side's hops ("Which reached 1.0 first, Heron or Plover?"
+    with two Heron notes as static documents must still read Plover's overview, which the
+    classifier scored 0.23). {} for a yes/no question."""
+    if options == ("yes", "no"):
+        return {}
+    names = {side: re.compile(rf"(?<!\w){re.escape(side)}(?!\w)", re.IGNORECASE) for side in options}
+    missing = [side for side in options if not any(names[side].search(g[0].passage.title) for g in groups)]
+    out = {}
+    for i, walk in enumerate(walks):
+        for pid, _ in walk:
+            side = next((side for side in missing if names[side].search(found[pid].title)), None)
+            if side is not None:
+                out[(i, pid)] = (side, 0)
+    return out
 
 
 def _walk_lists(ctx: RunContext, groups: list[list[Selected]], depth: int) -> tuple[list[int], list, list, list]:
@@ -181,8 +202,9 @@ class CFS(BaseStrategy):
         from drrag_cli.select import bridges
 
         out: dict[tuple[int, int], tuple[str, int]] = {}
-        if answer_options(ctx.question):  # "A or B?", yes/no: the question names both hops
-            return out
+        options = answer_options(ctx.question)
+        if options:  # "A or B?", yes/no: the question names both hops
+            return _side_hops(options, groups, walks, found)
         seen: dict[str, bool] = {}  # one phrase count per name, not one per candidate
 
         def common(name: str) -> bool:
