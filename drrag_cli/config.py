@@ -82,7 +82,7 @@ class RetrievalSettings:
     k1: Annotated[int, Min(0)] = 0  # static (first-stage) documents; 0 = ceil(k / 2) (the paper: k/2)
     first_stage: FirstStage = "hybrid"  # sm = dense
     depth: Annotated[int, Min(1)] = 20  # how far CFS walks each q* result list
-    per_static: Annotated[int, Min(1)] = 1  # positives CFS keeps per static document (in turns)
+    per_static: Annotated[int, Min(0)] = 0  # positives CFS keeps per static document (in turns); 0 = 1 at k<=4, else k1
     cfs_rule: CfsRule = "first"  # first = the paper's first positive in rank order | best = most probable
     qstar_focus: Annotated[int, Min(0)] = 0  # q* keeps the static doc's N units closest to q; 0 = the whole text
     static_passages: Annotated[int, Min(1)] = 2  # passages of one static document (from the first stage) it brings

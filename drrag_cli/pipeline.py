@@ -28,7 +28,7 @@ from drrag_cli.question import checked_question
 from drrag_cli.results import AskResult
 from drrag_cli.retrieve import registry
 from drrag_cli.retrieve.context import Classifier, Params, RetrievalResult, RunContext, Strategy, linked_context
-from drrag_cli.select.core import resolve_k1
+from drrag_cli.select.core import resolve_k1, resolve_per_static
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -96,13 +96,14 @@ class Pipeline:
         k = r.k if k is None else k
         if k < 1:
             raise InputError(f"k must be at least 1 (got {k})")
+        k1 = resolve_k1(k, r.k1)
         return Params(
             k=k,
-            k1=resolve_k1(k, r.k1),
+            k1=k1,
             mode=FIRST_STAGE_MODES[r.first_stage],
             first_stage=r.first_stage,
             depth=r.depth,
-            per_static=r.per_static,
+            per_static=resolve_per_static(k, k1, r.per_static),
             rule=r.cfs_rule,
             threshold=self.settings.classifier.threshold,
             focus=r.qstar_focus,

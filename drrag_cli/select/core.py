@@ -45,6 +45,20 @@ def resolve_k1(k: int, k1: int = 0) -> int:
     return max(1, min(k1 or math.ceil(k / 2), k))
 
 
+SMALL_K = 4  # up to this k CFS keeps one positive per static document by default
+
+
+def resolve_per_static(k: int, k1: int, per_static: int = 0) -> int:
+    """Positives CFS may keep per static document (in turns); 0 = auto: 1 while k ≤ 4, else
+    k1. A small context is read best with one hop per static document (a walk's second
+    positive cost the 270M model an EM point at k = 4 and at k = 6); a larger k asks for
+    breadth, and a walk may then fill the slots barren walks leave (MuSiQue recall at k = 6
+    63.7 → 66.9, above QDC's 66.1). docs/BENCHMARKS.md."""
+    if per_static:
+        return per_static
+    return 1 if k <= SMALL_K else max(1, k1)
+
+
 def qstar_depth(k: int) -> int:
     """How deep QDC retrieves each q* list: enough for k picks, never under 10."""
     return max(k, 10)

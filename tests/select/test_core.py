@@ -1,6 +1,6 @@
-"""The selection core's CFS rule with more than one positive per static document."""
+"""The selection core's CFS rule with more than one positive per static document, and its default."""
 
-from drrag_cli.select.core import cfs_select, kept
+from drrag_cli.select.core import cfs_select, kept, resolve_k1, resolve_per_static
 
 
 def test_each_static_document_keeps_its_first_positive_before_any_keeps_a_second() -> None:
@@ -16,3 +16,8 @@ def test_each_static_document_keeps_its_first_positive_before_any_keeps_a_second
     single = cfs_select([1, 2], walks, probs, k=5, threshold=0.5)
     assert sorted(d.pid for d in kept(single)) == [10, 21]
     assert [d.decision for d in single[0]] == ["kept", "not needed (static doc satisfied)"]
+
+
+def test_per_static_auto_is_one_up_to_k_4_then_k1() -> None:
+    assert [resolve_per_static(k, resolve_k1(k)) for k in (1, 3, 4, 5, 6, 8)] == [1, 1, 1, 3, 3, 4]
+    assert resolve_per_static(6, 3, 1) == 1 and resolve_per_static(4, 2, 2) == 2  # set: as set
