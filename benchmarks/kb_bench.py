@@ -7,7 +7,8 @@ user. Per question: the answer, correct (SQuAD-normalised gold answer or alias c
 prediction), EM, F1, which gold notes (the files of the is_supporting titles) were cited.
 
     python benchmarks/kb_bench.py --dataset hotpotqa [-n 40] [--start 0] [--corpus-n 250]
-        [--strategy cfs] [-k 6] [--model ~/models/x.gguf] [--answer-mode decompose] [--out benchmarks/out/kb]
+        [--strategy cfs] [-k 6] [--model ~/models/x.gguf] [--answer-mode decompose] [-c CONFIG]
+        [--out benchmarks/out/kb]
 """
 
 from __future__ import annotations
@@ -102,6 +103,7 @@ def main() -> None:
     parser.add_argument("--model", default=None)
     parser.add_argument("--answer-mode", default=None, choices=["one-call", "decompose"])
     parser.add_argument("--out", type=Path, default=REPO / "benchmarks" / "out" / "kb")
+    parser.add_argument("-c", "--config", type=Path, default=None, help="a drrag config file for every ask")
     args = parser.parse_args()
 
     questions = load(args.dataset)
@@ -135,6 +137,8 @@ def main() -> None:
             cmd += ["--model", args.model]
         if args.answer_mode:
             cmd += ["--answer-mode", args.answer_mode]
+        if args.config:
+            cmd += ["--config", str(args.config)]
         t0 = time.perf_counter()
         run = subprocess.run(cmd, capture_output=True, text=True)
         wall = time.perf_counter() - t0
@@ -167,6 +171,7 @@ def main() -> None:
         "dataset": args.dataset, "start": args.start, "n": n, "corpus_questions": corpus_n, "notes": len(files),
         "strategy": args.strategy or (rows[0]["strategy"] if rows else None), "k": args.k,
         "model": args.model or "embedded Gemma-3-270M", "answer_mode": args.answer_mode or "config default",
+        "config": str(args.config) if args.config else None,
         "rewritten": sum(bool(r["asked"]) for r in rows),
         "both_gold_cited": both, "both_gold_cited_pct": round(100 * both / n, 1) if n else 0.0,
         "correct": sum(r["correct"] for r in rows),
@@ -183,6 +188,7 @@ def main() -> None:
     }
     tag = f"{summary['strategy'] or 'default'}_{Path(args.model).stem if args.model else 'gemma-embedded'}"
     tag += f"_{args.answer_mode}" if args.answer_mode else ""
+    tag += f"_{args.config.stem}" if args.config else ""
     (out / f"summary_{tag}.json").write_text(json.dumps(summary, indent=2) + "\n")
     (out / f"rows_{tag}.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
     width = max(len(key) for key in summary)

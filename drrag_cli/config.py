@@ -116,10 +116,10 @@ class AnswerSettings:
     # states (generate/compare.py; no LLM call), instead of letting the model pick a side;
     # also a table cell the question names by row and column (generate/tables.py)
     compare: bool = True
-    # what the model reads: all = every selected document | linked = only the hops CFS
-    # linked (each dynamic document and the static one that led to it) when it linked any:
-    # Gemma F1 +3.0 on HotpotQA q0-99, +1.7 on MuSiQue, but 6 -> 4 of 12 on the sample corpus
-    context: Literal["all", "linked"] = "all"
+    # what the model reads: bridge = after a decomposed rewrite, the bridge's document and the
+    # passages naming it, else all (HotpotQA q0-99 EM 24 -> 28) | all = every selected document
+    # | linked = the hops CFS linked: each dynamic document and its static one (EM 24 -> 21)
+    context: Literal["all", "linked", "bridge"] = "bridge"
     # flag passages that address the model, hide those sentences from it, and withhold an
     # answer found only there (generate/guard.py; benchmarks/hostile_injection.py)
     guard: bool = True

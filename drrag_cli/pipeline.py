@@ -311,6 +311,10 @@ class Pipeline:
                 if found:
                     asked, bridge = found
                     passages = self._reread(asked.replace(bridge.entity, " "), passages, bridge.source)
+                    if self.settings.answer.context == "bridge":
+                        from drrag_cli.generate.decompose import bridge_context
+
+                        passages = bridge_context(bridge, passages)
             asked = where_question(asked)  # the small model reads "where" better than "in which city"
             answer = generate_answer(
                 self.generator,

@@ -26,6 +26,7 @@ from drrag_cli.select.bridges import words as word_string  # `words` is a list i
 
 if TYPE_CHECKING:
     from drrag_cli.retrieve.context import Selected
+    from drrag_cli.types import Passage
 
 
 @dataclass(frozen=True)
@@ -234,3 +235,12 @@ def asked_kind(question: str) -> str:
             break
         kind = word
     return kind
+
+
+def bridge_context(bridge: Bridge, passages: list[Passage]) -> list[Passage]:
+    """The passages a question asked about the bridge by name needs: the bridge's own
+    document and every passage that names it; all of ``passages`` when none does."""
+    named = re.compile(rf"(?<!\w){re.escape(bridge.entity)}(?!\w)", re.IGNORECASE)
+    kept = [p for p in passages if p.source == bridge.source or named.search(f"{p.title} {p.text}")]
+    return kept or passages
+

@@ -7,6 +7,7 @@ import pytest
 from drrag_cli.generate.decompose import (
     Bridge,
     asked_kind,
+    bridge_context,
     bridge_question,
     decomposed,
     mentioned_bridge,
@@ -151,3 +152,17 @@ def test_words_that_name_another_fed_document_do_not_point() -> None:
     onboarding = selected(5, "onboarding.html", "Onboarding", "- Porto office: ask Ines for a badge.", via=2)
     question = "Who owns the command-line tool that the how-to for restoring files from the nightly backup uses?"
     assert mentioned_bridge(question, [howto, infra, onboarding]) is None  # not "Who owns Porto?"
+
+
+def test_the_bridge_context_keeps_the_bridge_document_and_what_names_it() -> None:
+    overview = selected(2, "heron.md", "Heron", "| Lead engineer | Tobias Lindqvist |").passage
+    history = selected(1, "heron.md", "Heron", "Heron started in spring 2022 as an internal tool.").passage
+    tobias = selected(9, "tobias.md", "Tobias Lindqvist", "Born in Uppsala.").passage
+    after = selected(10, "tobias.md", "Tobias Lindqvist", "He moved to Ghent in 2018.").passage  # names no one
+    hannah = selected(5, "hannah.md", "Hannah Osei", "Hannah is the product manager for Heron.").passage
+    bridge = Bridge("Tobias Lindqvist", "| lead engineer | tobias lindqvist |", "Heron", "tobias.md")
+    fed = [history, overview, tobias, after, hannah]
+    assert bridge_context(bridge, fed) == [overview, tobias, after]
+    elsewhere = Bridge("Jonas Weber", "", "Heron", "jonas.md")
+    assert bridge_context(elsewhere, fed) == fed  # nothing fed names it: all stays
+
