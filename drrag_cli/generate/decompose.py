@@ -54,7 +54,8 @@ def bridge_question(question: str, entity: str, near: str | None = None, about: 
     when no rule below fits it safely, it is a choice or yes/no question, or it already
     names ``entity``.
 
-    The question must open with its question word ("Who ...", "In which city ..."). The
+    The question opens with its question word ("Who ...", "In which city ...") or with the
+    description (:func:`_leading_description`: "The director of X is based in what city?"). The
     description starts at the first determiner after that word and runs to the end of
     the question ("Who owns [the tool that the how-to uses]?"), except a final participle
     after a form of be or have ("In which city was [the lead engineer of Project Heron]
@@ -74,7 +75,7 @@ def bridge_question(question: str, entity: str, near: str | None = None, about: 
     lower = [w.lower() for w in words]
     opens = lower[:1] if lower[:1] and lower[0] in _WH else lower[:2]
     if not opens or opens[-1] not in _WH or (len(opens) == 2 and opens[0] not in _PREPOSITIONS):
-        return None
+        return _leading_description(words, lower, entity, near, about)
     for i in range(len(opens), len(words)):
         if lower[i] not in _DETERMINERS:
             continue
@@ -94,6 +95,29 @@ def bridge_question(question: str, entity: str, near: str | None = None, about: 
             return None  # the static document does not describe the entity this way
         return " ".join([*words[:i], entity, *words[len(words) - tail :]]) + "?"
     return None
+
+
+_AUX = _BE | frozenset({"can", "could", "will", "would"})
+
+
+def _leading_description(
+    words: list[str], lower: list[str], entity: str, near: str | None, about: str
+) -> str | None:
+    """A question whose question word comes late and that opens with the description:
+    "[The director of the romantic comedy Big Stone Gap] is based in what New York city?"
+    → "Adriana Trigiani is based in what New York city?". The description runs from the
+    opening determiner to the first form of be / have or can / could / will / would; the
+    question word must follow it, and the static document must describe the entity with a
+    word of it beyond its own title (``near``, ``about``: "The Album Against the Wind was
+    the 11th album of ..." is about the album, not the singer). One sentence, no comma."""
+    if near is None or not lower or lower[0] not in _DETERMINERS or any("," in w or "." in w[:-1] for w in words):
+        return None
+    end = next((i for i, w in enumerate(lower) if w in _AUX), None)
+    if end is None or end < 3 or not _WH & set(lower[end + 1 :]) or _RELATIVE & {lower[end - 1]}:
+        return None
+    if not _content(" ".join(words[:end])) & (_content(near) - _content(about)):
+        return None
+    return " ".join([entity, *words[end:]]) + "?"
 
 
 def _content(text: str) -> set[str]:

@@ -166,3 +166,28 @@ def test_the_bridge_context_keeps_the_bridge_document_and_what_names_it() -> Non
     elsewhere = Bridge("Jonas Weber", "", "Heron", "jonas.md")
     assert bridge_context(elsewhere, fed) == fed  # nothing fed names it: all stays
 
+
+@pytest.mark.parametrize(
+    ("question", "entity", "near", "about", "expected"),
+    [
+        ('The director of the romantic comedy "Big Stone Gap" is based in what New York city?', "Adriana Trigiani",
+         "big stone gap is a 2014 american romantic comedy film directed by adriana trigiani", "Big Stone Gap (film)",
+         "Adriana Trigiani is based in what New York city?"),
+        ("The Argentine PGA Championship record holder has won how many tournaments worldwide?", "Roberto De Vicenzo",
+         "roberto de vicenzo holds the record with nine argentine pga championship wins", "Argentine PGA Championship",
+         "Roberto De Vicenzo has won how many tournaments worldwide?"),
+        # the static document is about the album the description names, not about the singer
+        ("The album Against the Wind was the 11th album of a rock singer born in what year?", "Bob Seger",
+         "against the wind is the eleventh studio album by bob seger", "Against the Wind (album)", None),
+        # a relative clause ends before the verb: where the description stops is unknown
+        ("The team competes in a conference that was formerly known as what?", "America East Conference",
+         "the team competes in the america east conference", "Vermont Catamounts", None),
+        # no static-document context: no rewrite
+        ("The director of Big Stone Gap is based in what city?", "Adriana Trigiani", None, "", None),
+    ],
+)  # fmt: skip
+def test_a_leading_description_is_replaced_when_the_question_word_comes_late(
+    question: str, entity: str, near: str | None, about: str, expected: str | None
+) -> None:
+    assert bridge_question(question, entity, near, about) == expected
+
