@@ -267,4 +267,3 @@ def bridge_context(bridge: Bridge, passages: list[Passage]) -> list[Passage]:
     named = re.compile(rf"(?<!\w){re.escape(bridge.entity)}(?!\w)", re.IGNORECASE)
     kept = [p for p in passages if p.source == bridge.source or named.search(f"{p.title} {p.text}")]
     return kept or passages
-
