@@ -91,7 +91,7 @@ def bridge_question(question: str, entity: str, near: str | None = None, about: 
             return None  # "[the client for which Project Tern was] built": the participle is the clause's
         if len(span) < 2 or (span[-1] in _PREPOSITIONS and not _RELATIVE & set(span[1:-1])):
             return None  # "... birthplace [a part of]?"; "[the cluster that X was trained on]" is whole
-        if near is not None and not _content(" ".join(span)) & (_content(near) - _content(about)):
+        if near is not None and not _describes(" ".join(span), near, about):
             return None  # the static document does not describe the entity this way
         return " ".join([*words[:i], entity, *words[len(words) - tail :]]) + "?"
     return None
@@ -115,9 +115,16 @@ def _leading_description(
     end = next((i for i, w in enumerate(lower) if w in _AUX), None)
     if end is None or end < 3 or not _WH & set(lower[end + 1 :]) or _RELATIVE & {lower[end - 1]}:
         return None
-    if not _content(" ".join(words[:end])) & (_content(near) - _content(about)):
+    if not _describes(" ".join(words[:end]), near, about):
         return None
     return " ".join([entity, *words[end:]]) + "?"
+
+
+def _describes(description: str, near: str, about: str) -> bool:
+    """The static document describes the entity as ``description`` does: a content word of
+    it in ``near`` (what the document says where it names the entity) beyond the words of
+    ``about`` (its title: every line of the Tern retrospective is about Tern)."""
+    return bool(_content(description) & (_content(near) - _content(about)))
 
 
 def _content(text: str) -> set[str]:
