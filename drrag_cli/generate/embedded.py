@@ -15,9 +15,9 @@ shipped one, ~120 MB more memory. The token embedding (170 MB of q8_0, also the 
 token reads) is copied as it is: in f16 it would double and slow generation
 (``llm.f16_layers: false`` keeps the shipped file).
 
-The copy is built under a temporary name and renamed into place whole; a record beside it
-names the source's sha256 and the copy's size, mtime and sha256, so a new embedded model or
-a changed copy is rebuilt, never used. When llama.cpp cannot write it, the shipped file is
+The copy is built under a temporary name and renamed into place whole; a record beside it,
+written the same way, names the source's sha256 and the copy's size, mtime and sha256, so a
+new embedded model or a changed copy is rebuilt, never used. When llama.cpp cannot write it, the shipped file is
 used (and the build is not retried for a day) and ``drrag doctor`` names the file it loaded.
 """
 
@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from drrag_cli.errors import ModelError
+from drrag_cli.index.layout import write_text_atomic
 from drrag_cli.models import models_dir, sidecar_matches, write_sidecar
 
 FIX_HINT = "set llm.model_path / --model to a .gguf file"
@@ -148,12 +149,11 @@ def widened(source: Path, source_sha256: str) -> Path | None:
         if _quantize(source, tmp) != 0:
             raise OSError("llama.cpp's quantizer failed")
         os.replace(tmp, target)
-        record = json.dumps(_record(target, source_sha256, _sha256(target)))
-        _record_path(target).write_text(record, encoding="utf-8")
+        write_text_atomic(_record_path(target), json.dumps(_record(target, source_sha256, _sha256(target))))
     except OSError:
         with contextlib.suppress(OSError):
             failed = {"source_sha256": source_sha256, "failed_at": time.time()}
-            _record_path(target).write_text(json.dumps(failed), encoding="utf-8")
+            write_text_atomic(_record_path(target), json.dumps(failed))
         return None
     finally:
         tmp.unlink(missing_ok=True)
