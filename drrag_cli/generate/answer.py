@@ -27,6 +27,7 @@ from drrag_cli.generate.prompts import (
     clean_answer,
     completion_prompt,
     document_lines,
+    named_part,
     place_answer,
     typed_options,
 )
@@ -247,7 +248,7 @@ def generate_answer(
     allowed = options or (typed_options(f"{question} {rewritten_from}", fed) if style.constrain else ())
     raw = _ask_model(llm, question, docs, prompt, max_tokens, stream, allowed, style, copy)
     elapsed = time.perf_counter() - start
-    text = supported_part(place_answer(question, clean_answer(raw)), fed)
+    text = supported_part(named_part(question, place_answer(question, clean_answer(raw))), fed)
     withheld = ""
     if suspicious and text not in options and not is_supported(text, fed):
         withheld, text = text, FALLBACK_ANSWER  # only the removed instructions could have said it

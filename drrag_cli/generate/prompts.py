@@ -271,6 +271,31 @@ def place_answer(question: str, answer: str) -> str:
     return _WHERE_ANSWER.sub("", answer, count=1) if question.lstrip().lower().startswith("where ") else answer
 
 
+_NAME_THEN_ASIDE = re.compile(r"^((?:[A-Z0-9][^\s(]*)(?:\s+[^\s(]+){0,4}?)\s+\(")
+_DESCRIBED_TITLE = re.compile(r'^[^"]*[a-z]\s+"([^"]+)"[.,;]?$')
+_ASKS_ALIAS = re.compile(
+    r"\b(?:abbreviat\w*|acronym|initials|nickname\w*|known\s+as|stands?\s+for|short\s+for)\b", re.IGNORECASE
+)
+
+
+def named_part(question: str, answer: str) -> str:
+    """The name a copied answer starts or ends with: "Sebastian Cabot (Italian …; 1474 –
+    December 1557) was an Italian explorer" → "Sebastian Cabot" (a name of up to five words,
+    then an aside in brackets), and 'The WB supernatural drama series "Charmed"' → "Charmed"
+    (a description, then a quoted title). A question about a name's other form
+    (abbreviation, nickname, "known as") keeps the answer as it is, and so does one whose
+    name only repeats the question's words ("Which component of shellite …?" → "Shellite (…)")."""
+    from drrag_cli.evaluate.metrics import normalize_answer
+
+    if _ASKS_ALIAS.search(question):
+        return answer
+    found = _NAME_THEN_ASIDE.match(answer) or _DESCRIBED_TITLE.match(answer)
+    name = found.group(1).strip().rstrip(" ,;:") if found else ""
+    if not name or f" {normalize_answer(name)} " in f" {normalize_answer(question)} ":
+        return answer
+    return name
+
+
 _COUNT_Q = re.compile(r"\bhow\s+many\b", re.IGNORECASE)
 _NUMBER = re.compile(r"(?<![\w.,])(?:\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)(?:\s+(?:million|billion|thousand))?(?!\w)")
 

@@ -108,6 +108,25 @@ def test_a_where_answer_loses_the_preposition_before_a_name() -> None:
     assert place_answer("Who lives in Uppsala?", "in Uppsala") == "in Uppsala"
 
 
+def test_a_copied_answer_is_cut_to_the_name_it_starts_or_ends_with() -> None:
+    from drrag_cli.generate.prompts import named_part
+
+    who = "Who explored the coast?"
+    assert named_part(who, "Sebastian Cabot (Italian; 1474 – 1557) was an explorer") == "Sebastian Cabot"
+    assert named_part("How big is it?", "17.037 square miles (44.125 km2), including land") == "17.037 square miles"
+    assert named_part("What series?", 'The WB supernatural drama series "Charmed"') == "Charmed"
+    assert named_part("What series?", 'its parent series "Perfect Strangers".') == "Perfect Strangers"
+    kept_as_is = [
+        (who, "the first train ran from Howrah (near Calcutta) to Hoogly"),  # a sentence, not a name
+        ("What is the council's abbreviation?", "The National Intelligence Council (NIC)"),
+        ("Which component of shellite is it?", "Shellite (known as Tridite) is a mixture"),  # the question's own word
+        (who, 'He said "no" twice'),
+        (who, "Tobias Lindqvist"),
+    ]
+    for question, answer in kept_as_is:
+        assert named_part(question, answer) == answer
+
+
 def test_a_how_many_question_is_answered_with_a_number_the_text_states() -> None:
     from drrag_cli.generate.prompts import number_options
 
