@@ -28,7 +28,7 @@ class ScriptedLLM:
     def count_tokens(self, text: str) -> int:
         return len(text.split()) + 1  # + BOS, like LocalLLM
 
-    def complete(self, prompt: str, *, max_tokens: int, stop=None, on_token=None, options=(), spans=()) -> str:  # noqa: ANN001
+    def complete(self, prompt: str, *, max_tokens: int, stop=None, on_token=None, options=(), **held) -> str:  # noqa: ANN001
         self.prompts.append(prompt)
         if callable(self.outputs):
             return self.outputs(prompt)

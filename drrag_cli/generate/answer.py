@@ -35,6 +35,7 @@ from drrag_cli.generate.tables import Lookup, lookup
 from drrag_cli.types import Passage
 
 MIN_USEFUL_WORDS = 20
+NOT_AN_OPEN_ANSWER = ("yes", "no")  # words a copied answer to an open question may not start with
 COMPLETION_STOP = ["\n"]
 
 
@@ -58,6 +59,7 @@ class Generator(Protocol):
         on_token: Callable[[str], None] | None = None,
         options: Sequence[str] = (),
         spans: Sequence[str] = (),
+        not_first: Sequence[str] = (),
     ) -> str: ...
 
     def render_chat(self, messages: list[dict[str, str]]) -> str: ...
@@ -272,7 +274,11 @@ def _ask_model(
     free answer (no ``allowed`` options) is copied from the fed lines when ``copy``."""
     if llm.has_chat_template:
         return llm.chat(chat_messages(question, docs, style), max_tokens=max_tokens, on_token=stream, options=allowed)
-    held = {"spans": document_lines(docs)} if copy and not allowed else {}  # a Generator without spans still works
+    held: dict[str, Sequence[str]] = {}  # a Generator without spans still works
+    if copy and not allowed:
+        held["spans"] = document_lines(docs)
+        if not answer_options(question):  # "D1NZ is a series based on what technique?" is not answered "No"
+            held["not_first"] = NOT_AN_OPEN_ANSWER
     return llm.complete(prompt, max_tokens=max_tokens, stop=COMPLETION_STOP, on_token=stream, options=allowed, **held)
 
 

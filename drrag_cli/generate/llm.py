@@ -173,10 +173,12 @@ class LocalLLM:
         on_token: Callable[[str], None] | None = None,
         options: Sequence[str] = (),
         spans: Sequence[str] = (),
+        not_first: Sequence[str] = (),
     ) -> str:
         """Greedy-ish completion of ``prompt``; streams pieces through ``on_token``. With
         ``options`` a llama.cpp grammar lets the model write only one of them; with
-        ``spans`` (and no options) it may only copy a run of one of those texts.
+        ``spans`` (and no options) it may only copy a run of one of those texts, and not
+        start with a word of ``not_first`` (in any case).
 
         ``prompt`` is tokenised as plain text: a document that contains ``<start_of_turn>``
         or ``<|im_end|>`` gets the characters, never the model's control token (llama.cpp
@@ -185,7 +187,7 @@ class LocalLLM:
         tokens = self._tokens(prompt, bos=True)
         cut = prompt.rfind(DOCS_OPEN)
         fixed = kv_cache.common_prefix(self._tokens(prompt[:cut], bos=True), tokens) if cut > 0 else 0
-        return self._generate(tokens, max_tokens, stop, on_token, options, fixed, spans)
+        return self._generate(tokens, max_tokens, stop, on_token, options, fixed, spans, not_first)
 
     def _generate(
         self,
@@ -196,6 +198,7 @@ class LocalLLM:
         options: Sequence[str],
         fixed: int = 0,
         spans: Sequence[str] = (),
+        not_first: Sequence[str] = (),
     ) -> str:
         """Complete ``tokens``; ``tokens[:fixed]`` (the instruction and examples before the
         question's documents) is evaluated apart and kept between answers (:func:`.kv_cache.prepare`)."""
@@ -204,7 +207,7 @@ class LocalLLM:
         if spans and not options:
             text_of = lambda t: model.detokenize([t]).decode("utf-8", "replace")  # noqa: E731
             self._end_tokens = self._end_tokens or end_tokens(self._tokens, model.token_eos())
-            copy = SpanOnly.of(spans, self._tokens, text_of, self._end_tokens, len(tokens))
+            copy = SpanOnly.of(spans, self._tokens, text_of, self._end_tokens, len(tokens), not_first)
         kwargs, least = sampling_kwargs(options, self.settings.temperature, copy)
         kwargs.update(max_tokens=max_tokens, stop=stop or [])
         keep = _keeps_state(model, tokens, fixed)

@@ -88,6 +88,7 @@ class SpanOnly:
     def __init__(
         self, spans: Sequence[Sequence[int]], ends: Sequence[int], prompt_len: int,
         capital: dict[int, int] | None = None, pauses: Sequence[int] = (), numeric: Iterable[int] = (),
+        not_first: Iterable[int] = (), titled: Iterable[int] = (),
     ) -> None:
         import numpy as np
 
@@ -101,16 +102,20 @@ class SpanOnly:
         self.ends = np.asarray(sorted(set(ends)), dtype=np.int64)
         self.pauses = frozenset(pauses)  # a comma: where the model may stop instead of straying
         self.numeric = frozenset(numeric)  # tokens ending in a digit: a comma after one is "1,000"'s
+        self.not_first = np.asarray(sorted(set(not_first)), dtype=np.int64)  # never the whole answer ("No")
+        self.titled = np.asarray(sorted(set(titled)), dtype=np.int64)  # of those, the forms a title starts with
         self.prompt_len, self.read, self.strayed = prompt_len, 0, False
 
     @classmethod
     def of(
         cls, lines: Sequence[str], tokenize: Callable[[str], list[int]], detokenize: Callable[[int], str],
-        ends: Sequence[int], prompt_len: int,
+        ends: Sequence[int], prompt_len: int, not_first: Sequence[str] = (),
     ) -> SpanOnly:
         """For fed ``lines`` as the model copies them after "Answer:" (a space before the
-        first word), ending at any of ``ends``. Each fed word's capitalised token comes from
-        one tokenizer call over all of them (one call per word cost 75 ms per answer)."""
+        first word), ending at any of ``ends``. A word of ``not_first`` (one token, lower or
+        capitalised) is never the whole answer: it may only start one as the text writes it
+        capitalised, and go on ("No Escape", not "No"). Each fed word's capitalised token
+        comes from one tokenizer call over all of them (one call per word cost 75 ms per answer)."""
         spans = [tokenize(f" {line}") for line in lines]
         lower, numeric = {}, set()
         for token in {t for span in spans for t in span}:
@@ -121,7 +126,10 @@ class SpanOnly:
                 numeric.add(token)
         upper = {detokenize(t): t for t in tokenize("".join(lower.values()))}
         capital = {token: upper[up] for token, up in lower.items() if up in upper}
-        return cls(spans, ends, prompt_len, capital, tokenize(","), numeric)
+        lone = {f: tokenize(f" {f}") for word in not_first for f in (word.lower(), word.capitalize())}
+        banned = {f: ids[0] for f, ids in lone.items() if len(ids) == 1}  # in pieces: none ("Y" starts "Yale")
+        titled = [t for f, t in banned.items() if f[:1].isupper()]
+        return cls(spans, ends, prompt_len, capital, tokenize(","), numeric, banned.values(), titled)
 
     def __call__(self, input_ids: Any, scores: Any) -> Any:
         import numpy as np
@@ -135,10 +143,14 @@ class SpanOnly:
             self.read += 1
         nxt = self.flat[self.at]
         keep = np.unique(nxt[nxt >= 0])
+        ends = self.ends
         if self.read == 0:
             cap = self.capital[self.at]
-            keep = np.union1d(keep, cap[cap >= 0])
-        keep = np.concatenate([keep, self.ends])
+            banned = np.setdiff1d(self.not_first, np.intersect1d(self.titled, keep))  # "No Escape" as written
+            keep = np.setdiff1d(np.union1d(keep, cap[cap >= 0]), banned)
+        elif self.read == 1 and np.isin(int(written[0]), self.not_first) and len(keep):
+            ends = ends[:0]  # "No" goes on: "No Escape"
+        keep = np.concatenate([keep, ends])
         top = int(scores.argmax())
         if not np.isin(top, keep):
             last = int(written[-1]) if len(written) else None

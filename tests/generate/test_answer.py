@@ -28,7 +28,7 @@ class FakeGenerator:
     def count_tokens(self, text: str) -> int:
         return len(text) // 4 + 1
 
-    def complete(self, prompt: str, *, max_tokens: int, stop=None, on_token=None, options=(), spans=()) -> str:
+    def complete(self, prompt: str, *, max_tokens: int, stop=None, on_token=None, options=(), **held) -> str:
         self.calls.append(("complete", prompt))
         self.options = tuple(options)
         if on_token is not None:

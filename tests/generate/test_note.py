@@ -43,7 +43,7 @@ class ScriptedLLM:
     def count_tokens(self, text: str) -> int:
         return len(text.split())
 
-    def complete(self, prompt: str, *, max_tokens: int, stop=None, on_token=None, options=(), spans=()) -> str:
+    def complete(self, prompt: str, *, max_tokens: int, stop=None, on_token=None, options=(), **held) -> str:
         assert self.outputs, f"unexpected LLM call #{len(self.prompts) + 1}:\n{prompt[-300:]}"
         assert self.count_tokens(prompt) + max_tokens <= self.n_ctx, "prompt overflows n_ctx"
         self.prompts.append(prompt)

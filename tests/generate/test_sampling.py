@@ -107,3 +107,23 @@ def test_straying_after_a_comma_ends_the_answer() -> None:
     copy(np.array([]), np.where(np.arange(8) == 5, 10.0, 0.0).astype(np.float32))
     after = copy(np.array([5]), np.where(np.arange(8) == 1, 10.0, 0.0).astype(np.float32))  # "1,000"
     assert sorted(np.flatnonzero(np.isfinite(after))) == [0, 6] and copy.strayed  # not an answer's end
+
+
+def test_an_open_answer_is_never_a_bare_yes_or_no() -> None:
+    """" no" (token 3, capitalised 4) may not start an answer to "... based on what
+    technique?"; " No" as the text writes it (a title, "No Escape": 4 then 6) may, and
+    must go on."""
+    from drrag_cli.generate.sampling import SpanOnly
+
+    def fresh() -> SpanOnly:
+        return SpanOnly([[3, 5], [5, 3], [4, 6]], ends=[0], prompt_len=0, capital={3: 4}, not_first=[3, 4], titled=[4])
+
+    scores = np.zeros(8, dtype=np.float32)
+    copy = fresh()
+    assert sorted(np.flatnonzero(np.isfinite(copy(np.array([]), scores.copy())))) == [0, 4, 5, 6]  # a start anywhere
+    assert sorted(np.flatnonzero(np.isfinite(copy(np.array([4]), scores.copy())))) == [5, 6]  # goes on: not the end
+    copy = fresh()
+    copy(np.array([]), scores.copy())
+    assert sorted(np.flatnonzero(np.isfinite(copy(np.array([5]), scores.copy())))) == [0, 3]  # later: allowed
+    plain = SpanOnly([[3, 5]], ends=[0], prompt_len=0, capital={3: 4}, not_first=[3, 4], titled=[4])
+    assert sorted(np.flatnonzero(np.isfinite(plain(np.array([]), scores.copy())))) == [0, 5]  # " no" only in text
