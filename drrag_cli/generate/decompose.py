@@ -80,20 +80,69 @@ def bridge_question(question: str, entity: str, near: str | None = None, about: 
         if lower[i] not in _DETERMINERS:
             continue
         tail = 0
-        if lower[i - 1] in _DO:
-            return None  # "What did [the actress in My Fair Lady] win a Tony for?": where it ends is unknown
+        if lower[i - 1] in _DO:  # "What did [the actress in My Fair Lady] win a Tony for?"
+            return _done_by(words, lower, i, entity, near, about)
         if lower[i - 1] in _BE:
             if not _PARTICIPLE_RE.search(lower[-1]) or (i - 1 == len(opens) and lower[0] in _SUBJECT_WH):
                 return None  # "What is [the county seat of ...] located?": the description is the answer
             tail = 1
         span = lower[i : len(words) - tail]
-        if tail and span[-1] in _BE:
-            return None  # "[the client for which Project Tern was] built": the participle is the clause's
+        if tail and span[-1] in _BE:  # "[the client for which Project Tern was] built": the participle is the clause's
+            return _inner_description(words, lower, i, entity, near, about)
         if len(span) < 2 or (span[-1] in _PREPOSITIONS and not _RELATIVE & set(span[1:-1])):
             return None  # "... birthplace [a part of]?"; "[the cluster that X was trained on]" is whole
         if near is not None and not _describes(" ".join(span), near, about):
             return None  # the static document does not describe the entity this way
         return " ".join([*words[:i], entity, *words[len(words) - tail :]]) + "?"
+    return None
+
+
+_DONE_BY_WORDS = 4  # between the determiner and the title: a longer stretch holds a clause of its own
+
+
+def _done_by(
+    words: list[str], lower: list[str], at: int, entity: str, near: str | None, about: str
+) -> str | None:
+    """A description after do / does / did ends where the verb phrase starts, which only
+    the static document's title tells: "Which musical instrument does [the lead of Project
+    Plover] play?" → "Which musical instrument does Inês Carvalho play?". The description
+    runs from the determiner through a preposition or relative word to that title
+    (``about``, its core: "Plover: project overview" → "Plover") in at most
+    :data:`_DONE_BY_WORDS` words ("lead of Project"); a verb phrase follows it,
+    not a possessive ("[the city where Pacem in Terris]' author died"); and the static
+    document describes the entity with a word of it (``near``)."""
+    title = [w.lower() for w in core_title(about).split()]
+    if near is None or not title:
+        return None
+    for end in range(at + 2 + len(title), len(words)):
+        if [w.strip("\"'’") for w in lower[end - len(title) : end]] != title:
+            continue
+        between = lower[at + 1 : end - len(title)]
+        if len(between) > _DONE_BY_WORDS or not set(between) & (_PREPOSITIONS | _RELATIVE):
+            return None  # "did [the team have dinner during the offsite at which ... the Plover] ingestion service"
+        if words[end - 1][-1] in "'’" or lower[end] in ("'s", "’s"):
+            return None
+        if not _describes(" ".join(words[at:end]), near, about):
+            return None
+        return " ".join([*words[:at], entity, *words[end:]]) + "?"
+    return None
+
+
+def _inner_description(
+    words: list[str], lower: list[str], at: int, entity: str, near: str | None, about: str
+) -> str | None:
+    """The bridge described inside the asked attribute, when the question's participle
+    closes the inner description's own clause: "In which city is the headquarters of [the
+    client for which Project Tern was built]?" → "In which city is the headquarters of
+    Nortada Ferries?". The inner description follows "of" + a determiner, holds a relative
+    word, and the static document must describe the entity with a word of it (``near``)."""
+    if near is None:
+        return None
+    for j in range(at + 2, len(words) - 2):
+        if lower[j] in _DETERMINERS and lower[j - 1] == "of" and _RELATIVE & set(lower[j + 1 :]):
+            if not _describes(" ".join(words[j:]), near, about):
+                return None
+            return " ".join([*words[:j], entity]) + "?"
     return None
 
 
@@ -234,18 +283,30 @@ def decomposed(question: str, documents: Sequence[Selected]) -> str | None:
 
 def bridged(question: str, documents: Sequence[Selected]) -> tuple[str, Bridge] | None:
     """(the rewritten question, the bridge it names) or None: :func:`decomposed` with the
-    bridge it put in. No rewrite when the bridge is what the question asks for
+    bridge it put in (the named bridge, else the mentioned one when the question does not
+    describe the named one). No rewrite when the bridge is what the question asks for
     (:func:`asked_kind`): "Which American film director hosted the ...?" must not become
     "... hosted John Waters?" when John Waters's page opens "... is an American film director"."""
-    bridge = named_bridge(documents) or mentioned_bridge(question, documents)
-    asked = bridge_question(question, bridge.entity, bridge.near, bridge.about) if bridge else None
-    if not asked or not bridge:
+    found = _described_bridge(question, documents)
+    if found is None:
         return None
+    asked, bridge = found
     kind = asked_kind(question)
     opening = next((d.passage.text[:OPENING] for d in documents if d.passage.source == bridge.source), "")
     if kind and kind in WORD_RE.findall(opening.lower()):
         return None  # the bridge's own document says it is a <kind>: it may be the answer
     return asked, bridge
+
+
+def _described_bridge(question: str, documents: Sequence[Selected]) -> tuple[str, Bridge] | None:
+    """The named bridge's rewrite, else the mentioned bridge's: a title the question does not
+    describe (the client register's "Maren Okafor") gives way to the name it does."""
+    for find in (lambda: named_bridge(documents), lambda: mentioned_bridge(question, documents)):
+        bridge = find()
+        asked = bridge_question(question, bridge.entity, bridge.near, bridge.about) if bridge else None
+        if asked and bridge:
+            return asked, bridge
+    return None
 
 
 OPENING = 200  # characters of the bridge's document where it says what it is ("... is an American film director")

@@ -191,3 +191,52 @@ def test_a_leading_description_is_replaced_when_the_question_word_comes_late(
 ) -> None:
     assert bridge_question(question, entity, near, about) == expected
 
+
+
+def test_the_bridge_inside_the_asked_attribute_is_replaced() -> None:
+    """"the headquarters of [the client for which Project Tern was built]": the participle
+    closes the inner description, which is the bridge; only with the static document's words."""
+    question = "In which city is the headquarters of the client for which Project Tern was built?"
+    near = "tern was an assistant that halyard labs built for nortada ferries"
+    assert bridge_question(question, "Nortada Ferries", near, "Tern retrospective") == (
+        "In which city is the headquarters of Nortada Ferries?"
+    )
+    assert bridge_question(question, "Nortada Ferries", "nortada ferries runs boats", "Tern retrospective") is None
+    assert bridge_question(question, "Nortada Ferries") is None  # no static-document context
+
+
+def test_a_title_the_question_does_not_describe_gives_way_to_the_name_it_does() -> None:
+    """The register's table row names Maren (a dynamic title), but the question describes
+    the client the retrospective names: the mentioned bridge is asked about."""
+    question = "In which city is the headquarters of the client for which Project Tern was built?"
+    tern = selected(1, "tern.rst", "Tern retrospective", "Halyard Labs built Tern for Nortada Ferries in 2019.")
+    register = selected(2, "clients.md", "Client register", "| Aalst archive | Aalst | Maren Okafor |")
+    visit = selected(7, "visit.txt", "2020-02-nortada-visit", "Nortada Ferries headquarters in Aveiro.", via=1)
+    maren = selected(9, "maren.md", "Maren Okafor", "Maren is our CEO.", via=2)
+    assert named_bridge([tern, register, visit, maren]).entity == "Maren Okafor"
+    rewritten = "In which city is the headquarters of Nortada Ferries?"
+    assert decomposed(question, [tern, register, visit, maren]) == rewritten
+
+
+@pytest.mark.parametrize(
+    ("question", "near", "about", "expected"),
+    [
+        ("Which musical instrument does the lead of Project Plover play?", "| lead | inês carvalho |",
+         "Plover: project overview", "Which musical instrument does Inês Carvalho play?"),
+        # no preposition or relative word between the determiner and the title
+        ("When did the Plover lead start?", "| lead | inês carvalho |", "Plover: project overview", None),
+        # the title is followed by a possessive: the description goes on past it
+        ("What year did the city where Plover's lead lives end?", "| lead | inês carvalho |", "Plover", None),
+        # the static document does not describe her as the question does
+        ("What does the designer of Plover play?", "| lead | inês carvalho |", "Plover", None),
+        # no verb phrase after the title
+        ("Who does the lead of Project Plover?", "| lead | inês carvalho |", "Plover", None),
+        # a clause of its own before the title (sample Q5): the title is not where the description ends
+        ("At which restaurant did the team have dinner during the offsite at which it was decided to rewrite the "
+         "Plover ingestion service in Rust?", "jonas weber, team lead at the offsite", "Plover", None),
+    ],
+)  # fmt: skip
+def test_a_description_after_do_ends_at_the_static_document_s_title(
+    question: str, near: str, about: str, expected: str | None
+) -> None:
+    assert bridge_question(question, "Inês Carvalho", near, about) == expected
