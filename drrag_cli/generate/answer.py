@@ -35,7 +35,7 @@ from drrag_cli.generate.tables import Lookup, lookup
 from drrag_cli.types import Passage
 
 MIN_USEFUL_WORDS = 20
-NOT_AN_OPEN_ANSWER = ("yes", "no")  # words a copied answer to an open question may not start with
+NOT_AN_OPEN_ANSWER = ("yes", "no")  # never the whole of a copied answer to an open question
 COMPLETION_STOP = ["\n"]
 
 

@@ -177,8 +177,8 @@ class LocalLLM:
     ) -> str:
         """Greedy-ish completion of ``prompt``; streams pieces through ``on_token``. With
         ``options`` a llama.cpp grammar lets the model write only one of them; with
-        ``spans`` (and no options) it may only copy a run of one of those texts, and not
-        start with a word of ``not_first`` (in any case).
+        ``spans`` (and no options) it may only copy a run of one of those texts, never
+        just a word of ``not_first`` (:meth:`.sampling.SpanOnly.of`).
 
         ``prompt`` is tokenised as plain text: a document that contains ``<start_of_turn>``
         or ``<|im_end|>`` gets the characters, never the model's control token (llama.cpp
