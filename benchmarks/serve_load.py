@@ -221,7 +221,7 @@ def main() -> None:
     out.mkdir(parents=True, exist_ok=True)
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 8192), hard))  # 1,000 idle sockets + clients
-    index = args.index or out / "index"
+    index = args.index.resolve() if args.index else out / "index"  # the server runs in --out
     if args.index is None:
         subprocess.run(drrag("index", str(REPO / "sample_corpus"), "--index", str(index)), check=True, cwd=out)
     sys.path.insert(0, str(REPO / "benchmarks"))
