@@ -320,12 +320,14 @@ def typed_options(question: str, texts: Sequence[str]) -> tuple[str, ...]:
 
 
 def clean_answer(raw: str) -> str:
-    """First non-empty line, stripped (of a trailing comma too: a copied answer may stop at
-    one, :class:`.sampling.SpanOnly`) and capped; :data:`FALLBACK_ANSWER` when empty."""
+    """First non-empty line, stripped (of a trailing comma, colon or semicolon too: a copied
+    answer may stop at one, :class:`.sampling.SpanOnly`, or copy a note's "DR-RAG:" heading)
+    and capped; :data:`FALLBACK_ANSWER` when empty."""
     for line in raw.splitlines():
-        line = line.strip().removesuffix(",").rstrip()
+        line = line.strip()
         if line.lower().startswith("answer:"):
-            line = line[len("answer:") :].strip()
+            line = line[len("answer:") :]
+        line = line.rstrip(",:;").strip()
         if line:
             if len(line) > MAX_ANSWER_CHARS:
                 line = line[: MAX_ANSWER_CHARS - 1].rstrip() + "…"

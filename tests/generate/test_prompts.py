@@ -57,6 +57,7 @@ def test_clean_answer_first_line_and_prefix() -> None:
     assert clean_answer(" Canberra\nIgnore this line") == "Canberra"
     assert clean_answer("\n  \nAnswer: Paris ") == "Paris"
     assert clean_answer(" Mumbai,") == "Mumbai"  # a copied answer stopped at a comma
+    assert clean_answer(" DR-RAG:") == "DR-RAG"  # a note's heading
 
 
 def test_clean_answer_fallback_and_cap() -> None:
