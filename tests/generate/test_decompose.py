@@ -192,7 +192,6 @@ def test_a_leading_description_is_replaced_when_the_question_word_comes_late(
     assert bridge_question(question, entity, near, about) == expected
 
 
-
 def test_the_bridge_inside_the_asked_attribute_is_replaced() -> None:
     """"the headquarters of [the client for which Project Tern was built]": the participle
     closes the inner description, which is the bridge; only with the static document's words."""

@@ -219,3 +219,17 @@ def test_a_free_answer_is_copied_from_the_sources(llm: LocalLLM) -> None:
     held = generate_answer(llm, question, [quote])
     assert free.text not in quote.text and not free.strayed and not free.supported
     assert held.text and held.text in quote.text and held.strayed and not held.supported
+
+
+def test_yes_and_no_are_single_gemma_tokens_the_copy_can_hold_back(llm: LocalLLM) -> None:
+    """`not_first` only bans a word that is one token (a piece would ban "Yale"): with
+    Gemma's real tokenizer " yes", " Yes", " no" and " No" are, and the capitalised ones
+    are the forms a title may start with."""
+    from drrag_cli.generate.sampling import SpanOnly
+
+    model = llm.model
+    text_of = lambda t: model.detokenize([t]).decode("utf-8", "replace")  # noqa: E731
+    tokens = lambda s: list(model.tokenize(s.encode(), add_bos=False))  # noqa: E731
+    copy = SpanOnly.of(["No Escape is a 1994 film."], tokens, text_of, [model.token_eos()], 0, ("yes", "no"))
+    assert len(copy.not_first) == 4 and len(copy.titled) == 2
+    assert {text_of(int(t)) for t in copy.titled} == {" Yes", " No"}
