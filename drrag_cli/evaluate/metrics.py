@@ -29,6 +29,12 @@ def normalize_answer(text: str) -> str:
     return " ".join(_ARTICLES.sub(" ", text).split())
 
 
+def stands_in(norm: str, text: str) -> bool:
+    """True when ``norm`` (a phrase already through :func:`normalize_answer`) stands, word
+    for word and in order, in ``text`` once normalised: "uppsala" in "Born in Uppsala."."""
+    return f" {norm} " in f" {normalize_answer(text)} "
+
+
 def _as_list(answers: str | Sequence[str]) -> list[str]:
     return [answers] if isinstance(answers, str) else list(answers)
 

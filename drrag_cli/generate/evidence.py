@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from drrag_cli.evaluate.metrics import normalize_answer
+from drrag_cli.evaluate.metrics import normalize_answer, stands_in
 from drrag_cli.generate.tables import linearise
 from drrag_cli.ingest.units import statement_units
 from drrag_cli.types import Passage
@@ -71,7 +71,7 @@ def _best(answer: str, question: str, passages: Sequence[Passage]) -> tuple[int,
     best: tuple[int, int, str] | None = None
     for n, passage in enumerate(passages, start=1):
         for unit in statement_units(linearise(passage.text, between="\n\n")):  # a row a unit
-            if f" {norm} " in f" {normalize_answer(unit)} ":
+            if stands_in(norm, unit):
                 key = (len(asked & _words(unit)), -n, unit)
                 if best is None or key[:2] > best[:2]:
                     best = key

@@ -285,13 +285,13 @@ def named_part(question: str, answer: str) -> str:
     (a description, then a quoted title). A question about a name's other form
     (abbreviation, nickname, "known as") keeps the answer as it is, and so does one whose
     name only repeats the question's words ("Which component of shellite …?" → "Shellite (…)")."""
-    from drrag_cli.evaluate.metrics import normalize_answer
+    from drrag_cli.evaluate.metrics import normalize_answer, stands_in
 
     if _ASKS_ALIAS.search(question):
         return answer
     found = _NAME_THEN_ASIDE.match(answer) or _DESCRIBED_TITLE.match(answer)
     name = found.group(1).strip().rstrip(" ,;:") if found else ""
-    if not name or f" {normalize_answer(name)} " in f" {normalize_answer(question)} ":
+    if not name or stands_in(normalize_answer(name), question):
         return answer
     return name
 

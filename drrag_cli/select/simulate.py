@@ -98,8 +98,9 @@ def cfs_context(
 ) -> list[int]:
     """The CFS context the product builds for question q at k, from recorded lists
     (``per_static`` 0: the product's default for k, :func:`core.resolve_per_static`)."""
-    statics = pool.static[q][: core.resolve_k1(k)]
-    per_static = core.resolve_per_static(k, core.resolve_k1(k), per_static)
+    k1 = core.resolve_k1(k)
+    statics = pool.static[q][:k1]
+    per_static = core.resolve_per_static(k, k1, per_static)
     lists = [pool.qstar_lists[(q, d1)] for d1 in statics]
     walks = core.cfs_walks(statics, lists, depth, linked=[linked(pool, q, d1) for d1 in statics])
     probs = {(i, d2): scores[(q, statics[i], d2)] for i, walk in enumerate(walks) for d2, _ in walk}

@@ -115,3 +115,11 @@ def test_mean_accumulator_and_summarise() -> None:
     assert summarise([]) == {"n": 0.0}
     with pytest.raises(ValueError, match="finite"):
         acc.add({"f1": math.nan})
+
+
+def test_a_normalised_phrase_stands_in_a_text_word_for_word() -> None:
+    from drrag_cli.evaluate.metrics import stands_in
+
+    assert stands_in("uppsala", "Born in Uppsala.")
+    assert stands_in("new york", "The New-York? No: the New York office.")
+    assert not stands_in("upps", "Born in Uppsala.")  # whole words only
