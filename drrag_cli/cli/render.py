@@ -187,7 +187,12 @@ def _print_warnings(answer: Any, question: str, console: Console) -> None:
         )
     if not answer.supported and answer.passages:
         from drrag_cli.generate.answer import echoes, fed_texts, is_supported
+        from drrag_cli.generate.prompts import FALLBACK_ANSWER
 
+        if answer.text == FALLBACK_ANSWER:  # nothing to trust or distrust: say why there is no answer
+            why = "the model's own answer was not in them" if answer.strayed else "the model found none in them"
+            console.print(f"[yellow]no answer:[/yellow] read the sources below; {why}", highlight=False)
+            return
         if echoes(answer.text, answer.asked or question):
             why = "only repeats the question"
         elif answer.strayed:

@@ -38,3 +38,15 @@ def test_a_strayed_copy_is_marked_even_from_a_server(capsys: pytest.CaptureFixtu
     print_answer(answer_view(_doc("12 TB", supported=False, strayed=True)))
     out = " ".join(capsys.readouterr().out.split())
     assert "unsupported: the answer is copied from the sources below, but the model's own answer was not in them" in out
+
+
+def test_no_answer_is_not_called_copied_or_unsupported(capsys: pytest.CaptureFixture[str]) -> None:
+    """"I don't know." after a strayed copy is no copy: the line says there is no answer, and why."""
+    from drrag_cli.cli.render import print_answer
+
+    print_answer(answer_view(_doc("I don't know.", supported=False, strayed=True)))
+    out = " ".join(capsys.readouterr().out.split())
+    assert "no answer: read the sources below; the model's own answer was not in them" in out
+    assert "copied" not in out and "unsupported" not in out
+    print_answer(answer_view(_doc("I don't know.", supported=False)))
+    assert "no answer: read the sources below; the model found none in them" in " ".join(capsys.readouterr().out.split())
