@@ -49,4 +49,5 @@ def test_no_answer_is_not_called_copied_or_unsupported(capsys: pytest.CaptureFix
     assert "no answer: read the sources below; the model's own answer was not in them" in out
     assert "copied" not in out and "unsupported" not in out
     print_answer(answer_view(_doc("I don't know.", supported=False)))
-    assert "no answer: read the sources below; the model found none in them" in " ".join(capsys.readouterr().out.split())
+    out = " ".join(capsys.readouterr().out.split())
+    assert "no answer: read the sources below; the model found none in them" in out
