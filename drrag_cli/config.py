@@ -89,6 +89,8 @@ class RetrievalSettings:
     links: bool = True  # CFS also offers the documents a static document links to or names (index/links.py)
     named_hops: bool = True  # CFS keeps, before asking the classifier, a candidate about a name that its
     #   static document states where the question points (select/bridges.py)
+    beside_named: bool = True  # a walk whose named hop the classifier scored low also keeps its first
+    #   positive, in a slot the walks left free (select/core.py)
 
 
 @dataclass(frozen=True)

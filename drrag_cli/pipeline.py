@@ -110,6 +110,7 @@ class Pipeline:
             static_passages=r.static_passages,
             links=r.links,
             named_hops=r.named_hops,
+            beside_named=r.beside_named,
         )
 
     def count_tokens(self, text: str) -> int:

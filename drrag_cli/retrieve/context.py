@@ -72,6 +72,7 @@ class Params:
     static_passages: int = 2  # passages one static document brings from the first stage
     links: bool = True  # CFS offers the documents a static document links to (index/links.py)
     named_hops: bool = True  # CFS keeps a candidate about a name its static document states (select/bridges.py)
+    beside_named: bool = True  # ...and, in a free slot, the walk's first positive beside a low-scored one
 
 
 @dataclass

@@ -159,7 +159,7 @@ class CFS(BaseStrategy):
         named = self._named(ctx, groups, walks, found, adds) if p.named_hops else {}
         decisions = core.cfs_select(
             static_ids, walks, prob_of, k=p.k, threshold=threshold, rule=p.rule, per_static=p.per_static,
-            doc=ctx.doc_of, sure={owner: gap for owner, (_, gap) in named.items()},
+            doc=ctx.doc_of, sure={owner: gap for owner, (_, gap) in named.items()}, beside_named=p.beside_named,
         )
         score_of = [dict(ranked) for ranked in lists]
         docs = [d for g in groups for d in g]

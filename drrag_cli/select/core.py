@@ -136,6 +136,7 @@ def cfs_select(
     per_static: int = 1,
     doc: DocOf | None = None,
     sure: Mapping[tuple[int, int], int] | None = None,
+    beside_named: bool = False,
 ) -> list[list[Decision]]:
     """CFS (DR-RAG §3.2.2): walk each static document's candidates and keep the first
     ``per_static`` whose C(q, d_static, d) = ``probs[(static index, id)]`` ≥ ``threshold``,
@@ -146,8 +147,10 @@ def cfs_select(
     probability order instead of rank order. The (static index, id) pairs in ``sure``
     (named hops, :mod:`drrag_cli.select.bridges`, each with its order: the name's distance
     to the question's words) are walked first, in that order, and kept whatever their
-    probability. Returns every decision, per walk; the kept ones are those with
-    ``decision == "kept"`` (:func:`kept`)."""
+    probability. With ``beside_named``, a walk whose only keep was a named hop the
+    classifier scored below ``threshold`` still gets its first positive, in a slot the walks
+    left free (:func:`_beside_named`). Returns every decision, per walk; the kept ones are
+    those with ``decision == "kept"`` (:func:`kept`)."""
     if rule not in RULES:
         raise ValueError(f"unknown CFS rule {rule!r} (choose {' or '.join(RULES)})")
     doc = doc or _same
@@ -174,7 +177,32 @@ def cfs_select(
                 else:
                     decision = "below threshold"
                 steps[i].append(Decision(i, pid, rank, prob, decision))
+    if beside_named:
+        _beside_named(steps, named, threshold, k, in_context, doc)
     return steps
+
+
+def _beside_named(
+    steps: list[list[Decision]], named: Mapping[tuple[int, int], int], threshold: float, k: int,
+    in_context: set[Hashable], doc: DocOf,
+) -> None:
+    """A named hop is kept whatever the classifier says, and so took the walk's slot from
+    a positive later in the walk (HotpotQA: 20 of 28 gold documents lost to a taken slot,
+    docs/BENCHMARKS.md). Where a walk kept only sub-threshold named hops, its first positive
+    left "not needed" is kept too, while the context holds fewer than k documents; the
+    walks' own keeps went first, so this only fills slots they left free."""
+    for walk in steps:
+        keeps = [d for d in walk if d.decision == "kept"]
+        if not keeps or any((d.static, d.pid) not in named or (d.prob or 0.0) >= threshold for d in keeps):
+            continue
+        for j, d in enumerate(walk):
+            if len(in_context) >= k:
+                return
+            if d.decision.startswith("not needed") and d.prob is not None and d.prob >= threshold:
+                if doc(d.pid) not in in_context:
+                    walk[j] = Decision(d.static, d.pid, d.rank, d.prob, "kept")
+                    in_context.add(doc(d.pid))
+                    break
 
 
 def _walk_orders(

@@ -21,3 +21,20 @@ def test_each_static_document_keeps_its_first_positive_before_any_keeps_a_second
 def test_per_static_auto_is_one_up_to_k_4_then_k1() -> None:
     assert [resolve_per_static(k, resolve_k1(k)) for k in (1, 3, 4, 5, 6, 8)] == [1, 1, 1, 3, 3, 4]
     assert resolve_per_static(6, 3, 1) == 1 and resolve_per_static(4, 2, 2) == 2  # set: as set
+
+
+def test_beside_a_low_scored_named_hop_the_walk_keeps_its_positive_in_a_free_slot() -> None:
+    """A named hop the classifier scores low keeps its slot, and ``beside_named`` adds the
+    walk's first positive after the other walks had theirs, never past k."""
+    walks = [[(10, 1), (11, 2), (12, 3)], [(20, 1), (21, 2)]]
+    probs = {(0, 10): 0.1, (0, 11): 0.2, (0, 12): 0.9, (1, 20): 0.3, (1, 21): 0.8}
+    sure = {(0, 10): 1}
+    plain = cfs_select([1, 2], walks, probs, k=5, threshold=0.5, sure=sure)
+    assert [d.pid for d in kept(plain)] == [10, 21]
+    beside = cfs_select([1, 2], walks, probs, k=5, threshold=0.5, sure=sure, beside_named=True)
+    assert sorted(d.pid for d in kept(beside)) == [10, 12, 21]
+    full = cfs_select([1, 2], walks, probs, k=4, threshold=0.5, sure=sure, beside_named=True)
+    assert sorted(d.pid for d in kept(full)) == [10, 21]  # the other walk's own positive came first
+    sure_named = {(0, 12): 1}  # the named hop is a positive itself: nothing more
+    one = cfs_select([1, 2], walks, probs, k=5, threshold=0.5, sure=sure_named, beside_named=True)
+    assert sorted(d.pid for d in kept(one)) == [12, 21]
