@@ -77,16 +77,20 @@ def bridge_question(question: str, entity: str, near: str | None = None, about: 
     if not opens or opens[-1] not in _WH or (len(opens) == 2 and opens[0] not in _PREPOSITIONS):
         return _leading_description(words, lower, entity, near, about)
     for i in range(len(opens), len(words)):
-        if lower[i] not in _DETERMINERS:
-            continue
+        if lower[i] not in _DETERMINERS or _names(words, i):
+            continue  # "What treaty ceded territory to [the US] extending ...": a name, not a description
+        if _WH & set(lower[len(opens) : i]):
+            return None  # "Where did [who argued that ...] declare ...?": a question inside the question
         tail = 0
         if lower[i - 1] in _DO:  # "What did [the actress in My Fair Lady] win a Tony for?"
             return _done_by(words, lower, i, entity, near, about)
         if lower[i - 1] in _BE:
-            if not _PARTICIPLE_RE.search(lower[-1]) or (i - 1 == len(opens) and lower[0] in _SUBJECT_WH):
+            if not _participle(words[-1]) or (i - 1 == len(opens) and lower[0] in _SUBJECT_WH):
                 return None  # "What is [the county seat of ...] located?": the description is the answer
             tail = 1
         span = lower[i : len(words) - tail]
+        if not _one_phrase(span):
+            return None  # "... held by [the empire that ..., the leader of ..., and the Habsburg Monarchy]"
         if tail and span[-1] in _BE:  # "[the client for which Project Tern was] built": the participle is the clause's
             return _inner_description(words, lower, i, entity, near, about)
         if len(span) < 2 or (span[-1] in _PREPOSITIONS and not _RELATIVE & set(span[1:-1])):
@@ -95,6 +99,38 @@ def bridge_question(question: str, entity: str, near: str | None = None, about: 
             return None  # the static document does not describe the entity this way
         return " ".join([*words[:i], entity, *words[len(words) - tail :]]) + "?"
     return None
+
+
+def _participle(word: str) -> bool:
+    """A past participle that closes the question ("... was [the lead engineer of X]
+    born?"); a capitalised word is a name ("How long is [the bridge ... Malmo,] Sweden?")."""
+    return word[:1].islower() and bool(_PARTICIPLE_RE.search(word))
+
+
+_PARTICLES = frozenset({"de", "la", "le", "del", "di", "da", "van", "von", "der", "of", "and", "&"})
+
+
+def _names(words: list[str], at: int) -> bool:
+    """The determiner at ``at`` opens a name, not a description: capitalised words (name
+    particles between them) that end the question or are followed by a verb form in -ed /
+    -ing ("[the Palau de la Generalitat] constructed in ...", "[the US] extending west
+    ..."). "[the GPU cluster] that ...", "[the King] who made ..." are descriptions."""
+    end = at + 1
+    while end < len(words) and (words[end][:1].isupper() or (end > at + 1 and words[end] in _PARTICLES)):
+        end += 1
+    if end == at + 1:
+        return False
+    if end == len(words):
+        return True
+    return words[end].lower().endswith(("ed", "ing"))
+
+
+def _one_phrase(span: list[str]) -> bool:
+    """A description is one noun phrase: no comma, except an aside that closes it ("[the
+    Italian Baroque composer who composed a set of sonatas, titled Op. 5,] born"). Commas
+    elsewhere join a list or a second clause ("[the record ..., and was surpassed by ...]")."""
+    commas = [j for j, w in enumerate(span) if "," in w]
+    return not commas or (len(commas) == 2 and commas[1] == len(span) - 1)
 
 
 _DONE_BY_WORDS = 4  # between the determiner and the title: a longer stretch holds a clause of its own

@@ -40,6 +40,20 @@ from drrag_cli.types import Passage
         ("Are both Senet and Medici board games?", "Senet", None),  # yes/no
         ("Where was Tobias Lindqvist born?", "Tobias Lindqvist", None),  # already named
         ("Where was he born?", "Tobias Lindqvist", None),  # no description
+        # a name is no description: the next determiner opens it (MuSiQue dev100)
+        ("When was the Palau de la Generalitat constructed in the city where Martin died?", "Barcelona",
+         "When was the Palau de la Generalitat constructed in Barcelona?"),
+        ("In which year was the King who made the 1925 Birthday Honours born?", "George V",
+         "In which year was George V born?"),
+        # one noun phrase: no list, no second clause; an aside that closes it is kept
+        ("What dissolved privileges held by the empire that used Pan-Slavism, the leader of Prussia, and Austria?",
+         "Reformation", None),
+        ("Who held the record for a woman, and was surpassed by a former Speaker?", "Bronwyn Bishop", None),
+        ("In what city was the composer who wrote a set of sonatas, titled Op. 5, born?", "Antonio Vivaldi",
+         "In what city was Antonio Vivaldi born?"),
+        ("Where did who argued that the country of Victor Denisov had become imperialist declare war?", "Greece",
+         None),  # a question inside the question
+        ("How long is the bridge that connects Copenhagen, Denmark and Malmo, Sweden?", "Øresund", None),
     ],
 )  # fmt: skip
 def test_bridge_question(question: str, entity: str, expected: str | None) -> None:

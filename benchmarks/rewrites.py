@@ -1,0 +1,52 @@
+"""Which questions `answer.mode: decompose` asks about the bridge by name, and how.
+
+Retrieval only (no model): each question is retrieved as `drrag ask -s cfs -k 4` does, and
+the rewrite the answer stage would make (:func:`drrag_cli.generate.decompose.bridged`) is
+printed beside the question, so a rule can be checked over a whole set in a minute
+instead of a model-answered eval.
+
+    .venv/bin/python benchmarks/rewrites.py ../shared/data/musique/dev100.musique.json
+    .venv/bin/python benchmarks/rewrites.py ../shared/data/hotpotqa/dev500.ircot.jsonl --limit 100 [--json FILE]
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from drrag_cli.config import load_settings  # noqa: E402
+from drrag_cli.evaluate.datasets import load_dataset  # noqa: E402
+from drrag_cli.evaluate.runner import dataset_pipeline  # noqa: E402
+from drrag_cli.generate.decompose import bridged  # noqa: E402
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("dataset")
+    parser.add_argument("--limit", type=int, default=None)
+    parser.add_argument("-k", type=int, default=4)
+    parser.add_argument("-c", "--config", default=None)
+    parser.add_argument("--json", default=None, help="also write {qid: rewrite} here")
+    args = parser.parse_args()
+    ds = load_dataset(args.dataset)
+    pipeline, _ = dataset_pipeline(ds, load_settings(args.config))
+    ds = dataclasses.replace(ds, examples=ds.examples[: args.limit])
+    plan = pipeline.plan("cfs", use_config=False)
+    rewrites = {}
+    for ex in ds.examples:
+        found = bridged(ex.question, pipeline.retrieve(ex.question, plan, k=args.k).documents)
+        if found:
+            rewrites[ex.qid] = found[0]
+            print(f"{ex.question}\n  -> {found[0]}   [bridge: {found[1].entity}; gold: {ex.answers[0]}]")
+    print(f"{len(rewrites)} of {len(ds.examples)} questions rewritten")
+    if args.json:
+        Path(args.json).write_text(json.dumps(rewrites, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
