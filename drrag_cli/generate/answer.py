@@ -35,7 +35,10 @@ from drrag_cli.generate.tables import Lookup, lookup
 from drrag_cli.types import Passage
 
 MIN_USEFUL_WORDS = 20
-NOT_AN_OPEN_ANSWER = ("yes", "no")  # never the whole of a copied answer to an open question
+# never the whole of a copied answer to an open question: a yes/no ("D1NZ is a series based on
+# what technique?" was answered "No") or a pronoun ("Kaiser Ventures was founded by an
+# industrialist who became known as the father of what?" was answered "he", copied mid-sentence)
+NOT_AN_OPEN_ANSWER = ("yes", "no", "he", "she", "it", "they", "him", "her", "his", "its", "them", "their")
 COMPLETION_STOP = ["\n"]
 
 

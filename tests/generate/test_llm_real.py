@@ -233,3 +233,16 @@ def test_yes_and_no_are_single_gemma_tokens_the_copy_can_hold_back(llm: LocalLLM
     copy = SpanOnly.of(["No Escape is a 1994 film."], tokens, text_of, [model.token_eos()], 0, ("yes", "no"))
     assert len(copy.not_first) == 4 and len(copy.titled) == 2
     assert {text_of(int(t)) for t in copy.titled} == {" Yes", " No"}
+
+
+def test_every_word_an_open_answer_may_not_be_is_one_gemma_token(llm: LocalLLM) -> None:
+    """A bare yes/no or pronoun is never the answer to an open question: each of
+    ``NOT_AN_OPEN_ANSWER``, lower-case and capitalised, must be one token to be held back."""
+    from drrag_cli.generate.answer import NOT_AN_OPEN_ANSWER
+    from drrag_cli.generate.sampling import SpanOnly
+
+    model = llm.model
+    text_of = lambda t: model.detokenize([t]).decode("utf-8", "replace")  # noqa: E731
+    tokens = lambda s: list(model.tokenize(s.encode(), add_bos=False))  # noqa: E731
+    copy = SpanOnly.of(["He founded it."], tokens, text_of, [model.token_eos()], 0, NOT_AN_OPEN_ANSWER)
+    assert len(copy.not_first) == 2 * len(NOT_AN_OPEN_ANSWER)
