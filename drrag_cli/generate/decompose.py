@@ -93,6 +93,8 @@ def bridge_question(question: str, entity: str, near: str | None = None, about: 
             return None  # "... held by [the empire that ..., the leader of ..., and the Habsburg Monarchy]"
         if tail and span[-1] in _BE:  # "[the client for which Project Tern was] built": the participle is the clause's
             return _inner_description(words, lower, i, entity, near, about)
+        if tail and span[-1] in ("be", "been"):  # "Whose father was [a navigator who ... would later be born]?"
+            tail, span = 0, lower[i:]  # the participle is the description's own: "Whose father was John Cabot?"
         if len(span) < 2 or (span[-1] in _PREPOSITIONS and not _RELATIVE & set(span[1:-1])):
             return None  # "... birthplace [a part of]?"; "[the cluster that X was trained on]" is whole
         if near is not None and not _describes(" ".join(span), near, about):
