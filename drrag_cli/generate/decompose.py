@@ -89,7 +89,7 @@ def bridge_question(question: str, entity: str, near: str | None = None, about: 
                 return None  # "What is [the county seat of ...] located?": the description is the answer
             tail = 1
         span = lower[i : len(words) - tail]
-        if not _one_phrase(span):
+        if lower[i - 1] == "both" or not _one_phrase(span):
             return None  # "... held by [the empire that ..., the leader of ..., and the Habsburg Monarchy]"
         if tail and span[-1] in _BE:  # "[the client for which Project Tern was] built": the participle is the clause's
             return _inner_description(words, lower, i, entity, near, about)
@@ -130,9 +130,16 @@ def _names(words: list[str], at: int) -> bool:
 def _one_phrase(span: list[str]) -> bool:
     """A description is one noun phrase: no comma, except an aside that closes it ("[the
     Italian Baroque composer who composed a set of sonatas, titled Op. 5,] born"). Commas
-    elsewhere join a list or a second clause ("[the record ..., and was surpassed by ...]")."""
+    elsewhere join a list or a second clause ("[the record ..., and was surpassed by ...]").
+    Without a relative clause, a later determiner follows a preposition ("the lead engineer
+    of [the] project"); after a verb it opens the verb's object ("[the midwest hosts a 500
+    mile race every May]"). After "both" the description is one of a pair."""
     commas = [j for j, w in enumerate(span) if "," in w]
-    return not commas or (len(commas) == 2 and commas[1] == len(span) - 1)
+    if commas and not (len(commas) == 2 and commas[1] == len(span) - 1):
+        return False
+    if _RELATIVE & set(span) or {"where", "when"} & set(span):
+        return True  # a relative clause holds its own verb and objects
+    return all(span[j - 1] in _PREPOSITIONS for j in range(1, len(span)) if span[j] in _DETERMINERS)
 
 
 _DONE_BY_WORDS = 4  # between the determiner and the title: a longer stretch holds a clause of its own

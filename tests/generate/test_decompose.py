@@ -54,6 +54,9 @@ from drrag_cli.types import Passage
         ("Where did who argued that the country of Victor Denisov had become imperialist declare war?", "Greece",
          None),  # a question inside the question
         ("How long is the bridge that connects Copenhagen, Denmark and Malmo, Sweden?", "Øresund", None),
+        ("What race track in the midwest hosts a 500 mile race every May?", "Indianapolis Motor Speedway", None),
+        ('Which English musician is known for both the songs "See Yourself" and "Within You"?', "The Beatles",
+         None),
         # the closing participle belongs to the description's own clause
         ("Whose father was a navigator who explored the coast where Sergio Villanueva would later be born?",
          "John Cabot", "Whose father was John Cabot?"),
