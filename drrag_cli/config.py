@@ -87,10 +87,8 @@ class RetrievalSettings:
     qstar_focus: Annotated[int, Min(0)] = 0  # q* keeps the static doc's N units closest to q; 0 = the whole text
     static_passages: Annotated[int, Min(1)] = 2  # passages of one static document (from the first stage) it brings
     links: bool = True  # CFS also offers the documents a static document links to or names (index/links.py)
-    named_hops: bool = True  # CFS keeps, before asking the classifier, a candidate about a name that its
-    #   static document states where the question points (select/bridges.py)
-    beside_named: bool = True  # a walk whose named hop the classifier scored low also keeps its first
-    #   positive, in a slot the walks left free (select/core.py)
+    named_hops: bool = True  # CFS keeps a candidate about a name its static document states (select/bridges.py)
+    beside_named: bool = True  # ...and a low-scored named hop's walk its first positive, in a free slot (core.py)
 
 
 @dataclass(frozen=True)
