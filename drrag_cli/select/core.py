@@ -187,8 +187,8 @@ def _beside_named(
     in_context: set[Hashable], doc: DocOf,
 ) -> None:
     """A named hop is kept whatever the classifier says, and so took the walk's slot from
-    a positive later in the walk (HotpotQA: 20 of 28 gold documents lost to a taken slot,
-    docs/BENCHMARKS.md). Where a walk kept only sub-threshold named hops, its first positive
+    a positive later in the walk (HotpotQA q0-249 at k = 4: 2 gold paragraphs recovered,
+    recall 80.4 -> 80.8, docs/BENCHMARKS.md). Where a walk kept only sub-threshold named hops, its first positive
     left "not needed" is kept too, while the context holds fewer than k documents; the
     walks' own keeps went first, so this only fills slots they left free."""
     for walk in steps:
