@@ -42,6 +42,10 @@ PIPE_BATCH = 50
 _ROW = re.compile(r"[ \t]*\|.*")  # a table row: a line that opens with "|" (fullmatch over the line)
 _SEPARATOR = re.compile(r"^[ \t]*\|?(?:[ \t]*:?-{3,}:?[ \t]*\|)+(?:[ \t]*:?-{3,}:?[ \t]*)?$", re.MULTILINE)
 _LINE = re.compile(r"[^\n]+")
+# Where spaCy's sentencizer may end a sentence inside a run of non-spaces ("end.Next"): after
+# one of its sentence-final characters, which in ASCII are . ! ? (a superset: every other
+# non-word character outside ASCII). Each such cut can add one to a word count (_whole).
+_CUT = re.compile(r"(?:[.!?]|[^\x00-\x7f\w\s])(?=\S)")
 
 
 @lru_cache(maxsize=1)
@@ -176,13 +180,34 @@ def _pieces(text: str, chunk_words: int, tables: Sequence[Table]) -> list[tuple[
     return pieces
 
 
+def _whole(doc: Document, chunk_words: int) -> tuple[int, int] | None:
+    """The span of a document that is one passage whatever its sentences are, found
+    without spaCy (a third of `drrag index`'s time outside the embedder on dev500, where most
+    paragraphs are short); None when the sentences must be found. Packing closes a passage
+    only when it is full, at a page break or at a heading: none can happen to a text with no
+    pages, no "#" and no table whose words, counted as its sentences will count them (at
+    most one more per possible cut inside a run of non-spaces), stay under the target. Its
+    one passage then runs from its first to its last non-space character, as the
+    sentences' would; tests/ingest/test_chunking.py holds the two paths equal."""
+    text = doc.text
+    if doc.page_starts or "#" in text or "|" in text:
+        return None
+    words = len(_WORD.findall(text))
+    if not words or words + len(_CUT.findall(text)) >= chunk_words:
+        return None
+    return len(text) - len(text.lstrip()), len(text.rstrip())
+
+
 def chunk_document(doc: Document, chunk_words: int = 100) -> list[Passage]:
     text = doc.text
+    # Newline offsets once: counting from 0 for every passage is quadratic in file size.
+    newlines = [m.start() for m in re.finditer("\n", text)] if doc.first_line is not None else []
+    whole = _whole(doc, chunk_words)
+    if whole is not None:
+        return [_passage(doc, 0, *whole, newlines)]
     tables = markdown_tables(text)
     pieces = _pieces(text, chunk_words, tables)
     groups = _groups(text, pieces, chunk_words, doc.page_starts or [])
-    # Newline offsets once: counting from 0 for every passage is quadratic in file size.
-    newlines = [m.start() for m in re.finditer("\n", text)] if doc.first_line is not None else []
     starts = [t.start for t in tables]
     return [_passage(doc, i, a, b, newlines, _header(text, tables, starts, a)) for i, (a, b) in enumerate(groups)]
 

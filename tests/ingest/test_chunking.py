@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from drrag_cli.ingest.chunking import chunk_document, sentence_spans
 from drrag_cli.types import Document
 
@@ -91,3 +93,35 @@ def test_only_a_row_over_a_separator_opens_a_table() -> None:
     assert markdown_tables("a | b\n---\n| not | a table |\n| no | separator |\n") == []
     assert markdown_tables("text\n|---|---|\n| x | y |\n") == []  # no header row
     assert len(markdown_tables("| a | b |\n| --- | --- |\n| x | y |\n\n| c |\n|---|\n")) == 2
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Short note. Two sentences.",
+        "  leading and trailing space.  \n",
+        "word " * 99,  # one under the target
+        "word " * 97 + "end.Next one",  # a cut inside a run of non-spaces adds a word: spaCy's path
+        "One. Two! Three?\n\nFour after a blank line.",
+        "Tokyo。東京は日本の首都です。Osaka",
+        "x" * 150,  # one run, two words
+        "# A heading\nshort text",  # headings go the sentences' way
+        "| a | b |\n|---|---|\n| 1 | 2 |",  # tables too
+        "",
+        "\n \n",
+    ],
+)
+def test_a_short_document_is_one_passage_without_spacy_exactly_as_with_it(
+    text: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`_whole` skips the sentencizer for a text that is one passage whatever its sentences
+    are; its passages must equal the sentence path's, span for span."""
+    from drrag_cli.ingest import chunking
+
+    def spans(doc: Document) -> list[tuple[str, int, int]]:
+        return [(p.text, p.char_start, p.char_end) for p in chunking.chunk_document(doc, 100)]
+
+    doc = Document("n.md", "n", text)
+    fast = spans(doc)
+    monkeypatch.setattr(chunking, "_whole", lambda d, w: None)
+    assert fast == spans(doc)
