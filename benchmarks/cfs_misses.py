@@ -23,6 +23,7 @@ import dataclasses
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -50,17 +51,27 @@ def bucket(gold_key: str, gold: set[str], trace: dict) -> str:
     return f"slot taken ({where})"
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+def cfs_parser(doc: str | None) -> argparse.ArgumentParser:
+    """The options of a CFS replay over an eval set (this script, rewrites.py)."""
+    parser = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("dataset")
     parser.add_argument("--limit", type=int, default=None)
     parser.add_argument("-k", type=int, default=4)
     parser.add_argument("-c", "--config", default=None)
-    args = parser.parse_args()
+    return parser
+
+
+def cfs_set(args: argparse.Namespace) -> tuple[Any, Any, Any]:
+    """(the set cut to --limit, its pipeline, the CFS plan) for :func:`cfs_parser`'s options."""
     ds = load_dataset(args.dataset)  # the corpus is every question's paragraphs, as `drrag eval` indexes it
     pipeline, _ = dataset_pipeline(ds, load_settings(args.config))
     ds = dataclasses.replace(ds, examples=ds.examples[: args.limit])
-    plan = pipeline.plan("cfs", use_config=False)
+    return ds, pipeline, pipeline.plan("cfs", use_config=False)
+
+
+def main() -> None:
+    args = cfs_parser(__doc__).parse_args()
+    ds, pipeline, plan = cfs_set(args)
     counts: collections.Counter[str] = collections.Counter()
     total = 0
     for ex in ds.examples:

@@ -11,32 +11,22 @@ instead of a model-answered eval.
 
 from __future__ import annotations
 
-import argparse
-import dataclasses
 import json
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from drrag_cli.config import load_settings  # noqa: E402
-from drrag_cli.evaluate.datasets import load_dataset  # noqa: E402
-from drrag_cli.evaluate.runner import dataset_pipeline  # noqa: E402
+from cfs_misses import cfs_parser, cfs_set  # noqa: E402  (this folder: the same CFS replay setup)
+
 from drrag_cli.generate.decompose import bridged  # noqa: E402
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("dataset")
-    parser.add_argument("--limit", type=int, default=None)
-    parser.add_argument("-k", type=int, default=4)
-    parser.add_argument("-c", "--config", default=None)
+    parser = cfs_parser(__doc__)
     parser.add_argument("--json", default=None, help="also write {qid: rewrite} here")
     args = parser.parse_args()
-    ds = load_dataset(args.dataset)
-    pipeline, _ = dataset_pipeline(ds, load_settings(args.config))
-    ds = dataclasses.replace(ds, examples=ds.examples[: args.limit])
-    plan = pipeline.plan("cfs", use_config=False)
+    ds, pipeline, plan = cfs_set(args)
     rewrites = {}
     for ex in ds.examples:
         found = bridged(ex.question, pipeline.retrieve(ex.question, plan, k=args.k).documents)
