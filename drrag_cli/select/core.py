@@ -171,7 +171,7 @@ def cfs_select(
                     decision = "context full"
                 elif taken:
                     decision = "not needed (static doc satisfied)"
-                elif (prob is not None and prob >= threshold) or (i, pid) in named:
+                elif _positive(prob, threshold) or (i, pid) in named:
                     decision, taken = "kept", True
                     in_context.add(doc(pid))
                 else:
@@ -188,21 +188,26 @@ def _beside_named(
 ) -> None:
     """A named hop is kept whatever the classifier says, and so took the walk's slot from
     a positive later in the walk (HotpotQA q0-249 at k = 4: 2 gold paragraphs recovered,
-    recall 80.4 -> 80.8, docs/BENCHMARKS.md). Where a walk kept only sub-threshold named hops, its first positive
-    left "not needed" is kept too, while the context holds fewer than k documents; the
-    walks' own keeps went first, so this only fills slots they left free."""
+    recall 80.4 -> 80.8, docs/BENCHMARKS.md). Where a walk kept only sub-threshold named
+    hops, its first positive left "not needed" is kept too, while the context holds fewer
+    than k documents; the walks' own keeps went first, so this only fills slots they left free."""
     for walk in steps:
         keeps = [d for d in walk if d.decision == "kept"]
-        if not keeps or any((d.static, d.pid) not in named or (d.prob or 0.0) >= threshold for d in keeps):
+        if not keeps or any((d.static, d.pid) not in named or _positive(d.prob, threshold) for d in keeps):
             continue
         for j, d in enumerate(walk):
             if len(in_context) >= k:
                 return
-            if d.decision.startswith("not needed") and d.prob is not None and d.prob >= threshold:
+            if d.decision.startswith("not needed") and _positive(d.prob, threshold):
                 if doc(d.pid) not in in_context:
                     walk[j] = Decision(d.static, d.pid, d.rank, d.prob, "kept")
                     in_context.add(doc(d.pid))
                     break
+
+
+def _positive(prob: float | None, threshold: float) -> bool:
+    """The classifier accepted the pair (an unscored candidate is not accepted)."""
+    return prob is not None and prob >= threshold
 
 
 def _walk_orders(
