@@ -28,6 +28,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from drrag_cli.config import load_settings  # noqa: E402
+from drrag_cli.errors import InputError  # noqa: E402
 from drrag_cli.evaluate.datasets import load_dataset  # noqa: E402
 from drrag_cli.evaluate.runner import dataset_pipeline  # noqa: E402
 from drrag_cli.index.paragraphs import key_of  # noqa: E402
@@ -63,8 +64,11 @@ def cfs_parser(doc: str | None) -> argparse.ArgumentParser:
 
 def cfs_set(args: argparse.Namespace) -> tuple[Any, Any, Any]:
     """(the set cut to --limit, its pipeline, the CFS plan) for :func:`cfs_parser`'s options."""
-    ds = load_dataset(args.dataset)  # the corpus is every question's paragraphs, as `drrag eval` indexes it
-    pipeline, _ = dataset_pipeline(ds, load_settings(args.config))
+    try:
+        ds = load_dataset(args.dataset)  # the corpus is every question's paragraphs, as `drrag eval` indexes it
+        pipeline, _ = dataset_pipeline(ds, load_settings(args.config))
+    except InputError as exc:  # a missing or malformed file or config: its one line, exit 1
+        sys.exit(f"error: {exc}")
     ds = dataclasses.replace(ds, examples=ds.examples[: args.limit])
     return ds, pipeline, pipeline.plan("cfs", use_config=False)
 
