@@ -76,6 +76,9 @@ class LinkFinder:
             if len(words) == 1 and (len(words[0]) < MIN_SINGLE_WORD or not words[0][0].isupper()):
                 continue
             self.by_title.setdefault(tuple(w.lower() for w in words), set()).add(d.document_id)
+        self.longest: dict[str, int] = {}  # a title's first word → the most words of a title it starts
+        for title in self.by_title:
+            self.longest[title[0]] = max(self.longest.get(title[0], 0), len(title))
 
     def links(self, source: str, text: str, own: int) -> list[tuple[int, str]]:
         """[(document id, kind)] that a passage of document ``own`` at ``source`` links to,
@@ -105,7 +108,7 @@ class LinkFinder:
         lower = [w.lower() for w in words]
         out: list[int] = []
         for i in range(len(words)):
-            for n in range(min(MAX_TITLE_WORDS, len(words) - i), 0, -1):
+            for n in range(min(self.longest.get(lower[i], 0), len(words) - i), 0, -1):
                 docs = self.by_title.get(tuple(lower[i : i + n]))
                 if docs is None or (n == 1 and not words[i][0].isupper()):
                     continue
