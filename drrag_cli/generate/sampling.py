@@ -67,14 +67,6 @@ def grammar(options: Sequence[str]) -> Any:
     return LlamaGrammar.from_string('root ::= " "? (' + " | ".join(quoted) + ")", verbose=False)
 
 
-# a copied answer never ends on one of these while the fed line goes on: MuSiQue's "Why did
-# Roncalli leave …?" was answered "to", "Who won the Indy car race …?" "The race was"
-DANGLING = (
-    "to", "the", "a", "an", "of", "and", "or", "in", "on", "at", "for", "by", "with", "from", "was", "were",
-    "is", "are", "as", "than", "into", "whose", "The", "To",
-)
-
-
 def end_tokens(tokenize: Callable[[str], list[int]], eos: int) -> list[int]:
     """Tokens that end an answer: end of text and each newline token ("\n" … 32 of them)."""
     return [eos, *(t for k in range(1, 33) for t in tokenize("\n" * k))]
@@ -96,7 +88,7 @@ class SpanOnly:
     def __init__(
         self, spans: Sequence[Sequence[int]], ends: Sequence[int], prompt_len: int,
         capital: dict[int, int] | None = None, pauses: Sequence[int] = (), numeric: Iterable[int] = (),
-        not_first: Iterable[int] = (), titled: Iterable[int] = (), dangling: Iterable[int] = (),
+        not_first: Iterable[int] = (), titled: Iterable[int] = (),
     ) -> None:
         import numpy as np
 
@@ -112,7 +104,6 @@ class SpanOnly:
         self.numeric = frozenset(numeric)  # tokens ending in a digit: a comma after one is "1,000"'s
         self.not_first = np.asarray(sorted(set(not_first)), dtype=np.int64)  # never the whole answer ("No")
         self.titled = np.asarray(sorted(set(titled)), dtype=np.int64)  # of those, the forms a title starts with
-        self.dangling = frozenset(dangling)  # the answer goes on after one ("to" → "to attend …")
         self.prompt_len, self.read, self.strayed = prompt_len, 0, False
 
     @classmethod
@@ -138,8 +129,7 @@ class SpanOnly:
         lone = {f: tokenize(f" {f}") for word in not_first for f in (word.lower(), word.capitalize())}
         banned = {f: ids[0] for f, ids in lone.items() if len(ids) == 1}  # in pieces: none ("Y" starts "Yale")
         titled = [t for f, t in banned.items() if f[:1].isupper()]
-        dangling = [ids[0] for ids in (tokenize(f" {w}") for w in DANGLING) if len(ids) == 1]
-        return cls(spans, ends, prompt_len, capital, tokenize(","), numeric, banned.values(), titled, dangling)
+        return cls(spans, ends, prompt_len, capital, tokenize(","), numeric, banned.values(), titled)
 
     def __call__(self, input_ids: Any, scores: Any) -> Any:
         import numpy as np
@@ -160,12 +150,9 @@ class SpanOnly:
             keep = np.setdiff1d(np.union1d(keep, cap[cap >= 0]), banned)
         elif self.read == 1 and np.isin(int(written[0]), self.not_first) and len(keep):
             ends = ends[:0]  # "No" goes on: "No Escape"
-        dangles = self.read > 0 and len(keep) > 0 and int(written[-1]) in self.dangling
-        if dangles:
-            ends = ends[:0]  # "to" goes on as the text does; not a stray: the model only wanted to stop
         keep = np.concatenate([keep, ends])
         top = int(scores.argmax())
-        if not np.isin(top, keep) and not (dangles and np.isin(top, self.ends)):
+        if not np.isin(top, keep):
             last = int(written[-1]) if len(written) else None
             if last is not None and ((top in self.pauses and last not in self.numeric) or last in self.pauses):
                 keep = self.ends  # "Uppsala" then "," or "Uppsala," then "Sweden": the answer ends at the comma

@@ -246,15 +246,3 @@ def test_every_word_an_open_answer_may_not_be_is_one_gemma_token(llm: LocalLLM) 
     tokens = lambda s: list(model.tokenize(s.encode(), add_bos=False))  # noqa: E731
     copy = SpanOnly.of(["He founded it."], tokens, text_of, [model.token_eos()], 0, NOT_AN_OPEN_ANSWER)
     assert len(copy.not_first) == 2 * len(NOT_AN_OPEN_ANSWER)
-
-
-def test_every_dangling_word_is_one_gemma_token(llm: LocalLLM) -> None:
-    """A copied answer goes on after each word of ``DANGLING`` ("to", "The", ...) while its
-    line does: each must be one token of the real tokenizer to be seen."""
-    from drrag_cli.generate.sampling import DANGLING, SpanOnly
-
-    model = llm.model
-    text_of = lambda t: model.detokenize([t]).decode("utf-8", "replace")  # noqa: E731
-    tokens = lambda s: list(model.tokenize(s.encode(), add_bos=False))  # noqa: E731
-    copy = SpanOnly.of(["He left to attend the conclave."], tokens, text_of, [model.token_eos()], 0)
-    assert len(copy.dangling) == len(DANGLING)

@@ -127,20 +127,3 @@ def test_an_open_answer_is_never_a_bare_yes_or_no() -> None:
     assert sorted(np.flatnonzero(np.isfinite(copy(np.array([5]), scores.copy())))) == [0, 3]  # later: allowed
     plain = SpanOnly([[3, 5]], ends=[0], prompt_len=0, capital={3: 4}, not_first=[3, 4], titled=[4])
     assert sorted(np.flatnonzero(np.isfinite(plain(np.array([]), scores.copy())))) == [0, 5]  # " no" only in text
-
-
-def test_a_copied_answer_does_not_end_on_a_dangling_word_while_its_line_goes_on() -> None:
-    """"to" (token 3) then the end: "to attend the conclave" goes on as the line does,
-    and that is not a stray; where the line ends after "to", the answer may end there."""
-    from drrag_cli.generate.sampling import SpanOnly
-
-    wants_end = np.where(np.arange(8) == 0, 10.0, 0.0).astype(np.float32)
-    copy = SpanOnly([[5, 3, 6], [7, 3]], ends=[0], prompt_len=0, dangling=[3])
-    copy(np.array([]), np.where(np.arange(8) == 5, 10.0, 0.0).astype(np.float32))
-    assert sorted(np.flatnonzero(np.isfinite(copy(np.array([5, 3]), wants_end.copy())))) == [6]
-    assert not copy.strayed
-    assert sorted(np.flatnonzero(np.isfinite(copy(np.array([5, 3, 6]), wants_end.copy())))) == [0]
-    last = SpanOnly([[7, 3]], ends=[0], prompt_len=0, dangling=[3])
-    last(np.array([]), np.where(np.arange(8) == 7, 10.0, 0.0).astype(np.float32))
-    assert sorted(np.flatnonzero(np.isfinite(last(np.array([7, 3]), wants_end.copy())))) == [0]
-
