@@ -23,8 +23,8 @@ import bisect
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 
+from drrag_cli.ingest.sentencizer import nlp
 from drrag_cli.types import Document, Passage
 
 _PARA = re.compile(r"\n[ \t]*\n")
@@ -46,16 +46,6 @@ _LINE = re.compile(r"[^\n]+")
 # one of its sentence-final characters, which in ASCII are . ! ? (a superset: every other
 # non-word character outside ASCII). Each such cut can add one to a word count (_whole).
 _CUT = re.compile(r"(?:[.!?]|[^\x00-\x7f\w\s])(?=\S)")
-
-
-@lru_cache(maxsize=1)
-def _nlp():  # noqa: ANN202 - spacy.Language, imported lazily
-    import spacy
-
-    nlp = spacy.blank("en")
-    nlp.add_pipe("sentencizer")
-    nlp.max_length = 5_000_000
-    return nlp
 
 
 def paragraph_spans(text: str) -> list[tuple[int, int]]:
@@ -108,7 +98,7 @@ def sentence_spans(text: str, skip: Sequence[tuple[int, int]] = ()) -> list[tupl
     paragraphs = outside(paragraph_spans(text), skip)
     segments = [seg for a, b in paragraphs if text[a:b].strip() for seg in segment_spans(text, a, b, SEGMENT_CHARS)]
     out: list[tuple[int, int]] = []
-    docs = _nlp().pipe((text[a:b] for a, b in segments), batch_size=PIPE_BATCH)
+    docs = nlp().pipe((text[a:b] for a, b in segments), batch_size=PIPE_BATCH)
     for (p0, _p1), doc in zip(segments, docs, strict=True):
         for sent in doc.sents:
             a, b = p0 + sent.start_char, p0 + sent.end_char

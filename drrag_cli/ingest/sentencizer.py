@@ -1,0 +1,59 @@
+"""spaCy's blank English pipeline with its rule-based sentencizer, loaded without torch.
+
+spaCy imports thinc, and thinc imports torch only to learn whether it could use it
+(``thinc/compat.py``); a blank pipeline's tokenizer and sentencizer never do. On this
+project's 2-core machine ``import spacy`` took 3.49 s and 278 MB peak RSS with torch, 1.07 s
+and 98 MB without (``/usr/bin/time -f "%e s %M KB" python -c "import spacy"``, and the same
+with torch blocked). ``drrag index`` on the ONNX export, ``serve`` and ``watch`` need torch
+for nothing else. So while spaCy is first imported, in this thread only, ``import torch``
+fails as it would were torch not installed (thinc then works without it), and other
+threads import torch as usual. Where torch is already loaded it is left alone.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+from functools import lru_cache
+from typing import Any
+
+_BLOCKED = "torch"
+
+
+class _NoTorchHere:
+    """A meta-path finder that fails ``import torch`` in the threads it is switched on for."""
+
+    def __init__(self) -> None:
+        self.local = threading.local()
+
+    def find_spec(self, name: str, _path: Any = None, _target: Any = None) -> None:  # noqa: ANN401
+        if getattr(self.local, "on", False) and (name == _BLOCKED or name.startswith(_BLOCKED + ".")):
+            raise ModuleNotFoundError(f"No module named {name!r} (not needed by spaCy's sentencizer)", name=name)
+
+
+_FINDER = _NoTorchHere()
+
+
+def _import_spacy() -> Any:  # noqa: ANN401 - the spacy module
+    if _BLOCKED in sys.modules or "spacy" in sys.modules:
+        import spacy
+
+        return spacy
+    if _FINDER not in sys.meta_path:
+        sys.meta_path.insert(0, _FINDER)
+    _FINDER.local.on = True
+    try:
+        import spacy
+    finally:
+        _FINDER.local.on = False
+    return spacy
+
+
+@lru_cache(maxsize=1)
+def nlp() -> Any:  # noqa: ANN401 - spacy.Language
+    """The shared pipeline: ``spacy.blank("en")`` + ``sentencizer``."""
+    spacy = _import_spacy()
+    pipeline = spacy.blank("en")
+    pipeline.add_pipe("sentencizer")
+    pipeline.max_length = 5_000_000
+    return pipeline
