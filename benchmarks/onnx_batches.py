@@ -1,6 +1,6 @@
-"""How the ONNX export's batches are cut, timed on the dev500 passages (issue #14).
+"""How the ONNX export's batches are cut, timed on the dev500 texts (issue #14).
 
-Embeds the same passage texts with the verified export, all cores, once per policy and
+Embeds the same texts with the verified export, all cores, once per policy and
 round (policies in reversed order every other round): ``N`` = fixed batches of N passages
 (longest first), ``N/T`` = at most N passages and T padded tokens per onnxruntime run (what
 ``drrag index`` does: ``embedding.batch_size`` / ``onnx_run.TOKEN_BUDGET``). Prints
