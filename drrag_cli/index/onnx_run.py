@@ -100,7 +100,8 @@ class OnnxModel:
 
 def _batches(order: list[int], lengths: list[int], rows: int) -> list[list[int]]:
     """Longest-first batches of at most ``rows`` texts and ``TOKEN_BUDGET`` padded tokens. On
-    2 cores, 8 passages of 256 tokens per run embed ~5 % faster than 32 (dev500: 65 vs 61/s)."""
+    2 cores, 8 texts of 256 tokens per run embed faster than 32 (the dev500 texts: 65 vs 61/s
+    at best, docs/BENCHMARKS.md; ``benchmarks/onnx_batches.py``)."""
     out: list[list[int]] = []
     for i in order:
         if out and len(out[-1]) < rows and (len(out[-1]) + 1) * lengths[out[-1][0]] <= TOKEN_BUDGET:
