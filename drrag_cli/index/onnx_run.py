@@ -68,16 +68,17 @@ class OnnxModel:
         if self.meta.get("do_lower_case"):
             texts = [t.lower() for t in texts]
         encs = self.tokenizer.encode_batch(list(texts))
-        order = sorted(range(len(encs)), key=lambda i: -len(encs[i].ids))  # like sentence-transformers
+        lengths = [len(e.ids) for e in encs]
+        order = sorted(range(len(encs)), key=lambda i: -lengths[i])  # like sentence-transformers
         out = np.zeros((len(encs), self.dim), dtype=np.float32)
         sess = self.session(threads)
         names = self.meta["input_names"]
-        for idx in _batches(order, [len(e.ids) for e in encs], batch_size):
-            width = len(encs[idx[0]].ids)
+        for idx in _batches(order, lengths, batch_size):
+            width = lengths[idx[0]]  # the longest: order is longest first
             feed = {n: np.zeros((len(idx), width), dtype=np.int64) for n in names}
             feed["input_ids"].fill(int(self.meta["pad_id"]))
             for row, i in enumerate(idx):
-                e, n = encs[i], len(encs[i].ids)
+                e, n = encs[i], lengths[i]
                 feed["input_ids"][row, :n] = e.ids
                 feed["attention_mask"][row, :n] = e.attention_mask
                 if "token_type_ids" in feed:

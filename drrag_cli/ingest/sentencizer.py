@@ -39,13 +39,13 @@ def _import_spacy() -> Any:  # noqa: ANN401 - the spacy module
         import spacy
 
         return spacy
-    if _FINDER not in sys.meta_path:
-        sys.meta_path.insert(0, _FINDER)
+    sys.meta_path.insert(0, _FINDER)  # for this import only: each insert is paired with a remove
     _FINDER.local.on = True
     try:
         import spacy
     finally:
         _FINDER.local.on = False
+        sys.meta_path.remove(_FINDER)
     return spacy
 
 

@@ -14,6 +14,8 @@ from drrag_cli.ingest.sentencizer import nlp
 sents = [s.text for s in nlp()("Hello there. This is Dr. Smith! Is it? Yes.").sents]
 assert sents == ["Hello there.", "This is Dr. Smith!", "Is it?", "Yes."], sents
 assert "torch" not in sys.modules
+from drrag_cli.ingest.sentencizer import _FINDER
+assert _FINDER not in sys.meta_path  # only there while spaCy was imported
 import torch
 import thinc.compat
 print(thinc.compat.has_torch, torch.tensor([1]).item())
