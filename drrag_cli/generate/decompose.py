@@ -345,13 +345,26 @@ def bridged(question: str, documents: Sequence[Selected]) -> tuple[str, Bridge] 
 
 def _described_bridge(question: str, documents: Sequence[Selected]) -> tuple[str, Bridge] | None:
     """The named bridge's rewrite, else the mentioned bridge's: a title the question does not
-    describe (the client register's "Maren Okafor") gives way to the name it does."""
-    for find in (lambda: named_bridge(documents), lambda: mentioned_bridge(question, documents)):
-        bridge = find()
-        asked = bridge_question(question, bridge.entity, bridge.near, bridge.about) if bridge else None
-        if asked and bridge:
-            return asked, bridge
+    describe (the client register's "Maren Okafor") gives way to the name it does. The hops
+    of the first-ranked static document come first: a person the second one names ("Jonas
+    Weber" in the infrastructure page) must not displace the client the board update names."""
+    for group in _by_static(documents):
+        for find in (lambda g=group: named_bridge(g), lambda g=group: mentioned_bridge(question, g)):
+            bridge = find()
+            asked = bridge_question(question, bridge.entity, bridge.near, bridge.about) if bridge else None
+            if asked and bridge:
+                return asked, bridge
     return None
+
+
+def _by_static(documents: Sequence[Selected]) -> list[list[Selected]]:
+    """The context once per static document, in rank order, with only the dynamic documents
+    found through it, then whole (every static document's passages stay in each)."""
+    statics = [d for d in documents if d.via is None]
+    source_of = {d.passage.passage_id: d.passage.source for d in statics}
+    order = list(dict.fromkeys(d.passage.source for d in statics))
+    groups = [[d for d in documents if d.via is None or source_of.get(d.via) == source] for source in order]
+    return [g for g in groups if len(g) > len(statics)] + [list(documents)]
 
 
 OPENING = 200  # characters of the bridge's document where it says what it is ("... is an American film director")
