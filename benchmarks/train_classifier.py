@@ -127,7 +127,7 @@ TRAIN = [n for n, (_, r) in DATASET_ROLES.items() if r == "train"]
 TEST = [n for n, (_, r) in DATASET_ROLES.items() if r == "test"]
 
 
-CONFIGS = {  # name → (blocks, hidden, alpha, neg_ratio, walk_share)
+CONFIGS = {  # name → (blocks, hidden, alpha, neg_ratio, walk_share[, model])
     "logreg": ((), (), 1e-1, 3.0, 0.5),
     "mlp32-neg1": ((), (32,), 1e-2, 1.0, 0.5),
     "mlp32-neg1-a1": ((), (32,), 1.0, 1.0, 0.5),
@@ -148,6 +148,7 @@ CONFIGS = {  # name → (blocks, hidden, alpha, neg_ratio, walk_share)
     "mlp64-neg3-a1": ((), (64,), 1.0, 3.0, 0.5),
     "mlp32-neg6-a1": ((), (32,), 1.0, 6.0, 0.5),
     "mlp32-neg3-a3": ((), (32,), 3.0, 3.0, 0.5),
+    "gbm-neg3": ((), (), 1.0, 3.0, 0.5, "gbm"),  # train.GBM_PARAMS
 }
 FOLDS = 5
 
@@ -171,7 +172,7 @@ def compare(only: list[str] | None = None) -> None:
         random.Random(f"cv:{n}").shuffle(qs)
         fold[n] = {q: i % FOLDS for i, q in enumerate(qs)}
     results = {}
-    for name, (blocks, hidden, alpha, neg_ratio, walk_share) in CONFIGS.items():
+    for name, (blocks, hidden, alpha, neg_ratio, walk_share, *model) in CONFIGS.items():
         if only and name not in only:
             continue
         t = time.time()
@@ -187,7 +188,7 @@ def compare(only: list[str] | None = None) -> None:
                 ys.append(np.array([pool.label[r] for r in rows]))
             clf, _, _ = fit_model(np.concatenate(xs), np.concatenate(ys), hidden=hidden,
                                   alpha=alpha, seed=f, meta={"vector_blocks": list(blocks),
-                                                             "dim": 384})
+                                                             "dim": 384}, model=(model or ["mlp"])[0])
             for n in TRAIN:
                 pool = pools[n]
                 va = sorted(q for q, g in fold[n].items() if g == f)
@@ -227,7 +228,7 @@ def compare(only: list[str] | None = None) -> None:
 
 
 # Chosen by `compare` (out-of-fold CFS recall on training questions only).
-FINAL = {"blocks": (), "hidden": (32,), "alpha": 1.0}
+FINAL = {"blocks": (), "hidden": (32,), "alpha": 1.0, "model": "gbm"}
 WEIGHTS = ROOT / "drrag_cli" / "select" / "weights"
 
 

@@ -1,9 +1,10 @@
 """The relevance classifier C(q, d1, d2) of DR-RAG (SPEC §3), numpy-only at inference.
 
-A small feed-forward network (or a logistic regression: an MLP with no hidden layer)
-over the pair features of :mod:`drrag_cli.select.features`. Training uses scikit-learn
-(:mod:`drrag_cli.select.train`); the weights are exported to ``relevance.npz`` and
-``relevance.json`` (feature list, threshold, metrics, training data) and the forward pass
+Gradient-boosted trees (:mod:`drrag_cli.select.forest`, the shipped model), a small
+feed-forward network, or a logistic regression (an MLP with no hidden layer) over the
+pair features of :mod:`drrag_cli.select.features`. Training uses scikit-learn
+(:mod:`drrag_cli.select.train`); the model is exported to ``relevance.npz`` and
+``relevance.json`` (feature list, threshold, metrics, training data) and its forward pass
 is re-implemented here, so ``drrag ask`` never imports sklearn or torch for it.
 
 A model lives in a folder (``<dir>/relevance.npz`` + ``<dir>/relevance.json``) or at an
@@ -22,6 +23,7 @@ import numpy as np
 
 from drrag_cli.errors import ModelError
 from drrag_cli.select.features import SCALAR_FEATURES, VECTOR_BLOCKS, build_features, qstar_fallback
+from drrag_cli.select.forest import PREFIX, Forest
 
 FORMAT_VERSION = 1
 WEIGHTS_DIR = Path(__file__).parent / "weights"
@@ -68,7 +70,8 @@ class RelevanceClassifier:
     """
 
     def __init__(self, layers: list[tuple[np.ndarray, np.ndarray]], mean: np.ndarray,
-                 scale: np.ndarray, meta: dict) -> None:
+                 scale: np.ndarray, meta: dict, forest: Forest | None = None) -> None:
+        self.forest = forest  # trees instead of layers (then ``layers`` is empty)
         self.layers = [(np.asarray(w, np.float64), np.asarray(b, np.float64)) for w, b in layers]
         self.mean = np.asarray(mean, np.float64)
         self.scale = np.asarray(scale, np.float64)
@@ -88,7 +91,7 @@ class RelevanceClassifier:
         if unknown or self.activation not in _ACTIVATIONS:
             raise ModelError(f"classifier meta names unknown blocks/activation: "
                              f"{unknown or self.activation}")
-        if not self.layers or self.layers[-1][0].shape[1] != 1:
+        if self.forest is None and (not self.layers or self.layers[-1][0].shape[1] != 1):
             raise ModelError("classifier weights are malformed (no single output unit)")
         width = self.mean.shape[0]
         for w, b in self.layers:
@@ -120,7 +123,10 @@ class RelevanceClassifier:
                 arrays = {k: data[k] for k in data.files}
             n = int(meta["n_layers"])
             layers = [(arrays[f"W{i}"], arrays[f"b{i}"]) for i in range(n)]
-            return cls(layers, arrays["mean"], arrays["scale"], meta)
+            forest = None
+            if any(k.startswith(PREFIX) for k in arrays):
+                forest = Forest.from_arrays(arrays, width=int(arrays["mean"].shape[0]))
+            return cls(layers, arrays["mean"], arrays["scale"], meta, forest)
         except ModelError:
             raise
         except (OSError, ValueError, KeyError, TypeError, AttributeError,
@@ -136,6 +142,8 @@ class RelevanceClassifier:
         arrays = {"mean": self.mean, "scale": self.scale}
         for i, (w, b) in enumerate(self.layers):
             arrays[f"W{i}"], arrays[f"b{i}"] = w, b
+        if self.forest is not None:
+            arrays.update(self.forest.arrays())
         with npz_path.open("wb") as fh:
             np.savez_compressed(fh, **arrays)
         meta = dict(self.meta, format_version=FORMAT_VERSION, n_layers=len(self.layers),
@@ -147,8 +155,10 @@ class RelevanceClassifier:
 
     # ------------------------------------------------------------------- inference
     def forward(self, features: np.ndarray) -> np.ndarray:
-        """Probabilities for a raw feature matrix (n, width): standardise, MLP, sigmoid."""
+        """Probabilities for a raw feature matrix (n, width): standardise, trees or MLP, sigmoid."""
         x = (np.asarray(features, np.float64) - self.mean) / self.scale
+        if self.forest is not None:
+            return _sigmoid(self.forest.margin(x))
         act = _ACTIVATIONS[self.activation]
         for w, b in self.layers[:-1]:
             x = act(x @ w + b)

@@ -1,0 +1,46 @@
+"""Gradient-boosted trees: the numpy walk equals scikit-learn's, on disk and off."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from drrag_cli.errors import ModelError
+from drrag_cli.select import RelevanceClassifier
+from drrag_cli.select.features import SCALAR_FEATURES
+from drrag_cli.select.forest import PREFIX, Forest
+from drrag_cli.select.train import fit_model
+
+
+def _fitted():
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(600, len(SCALAR_FEATURES)))  # the feature width a saved model must have
+    x[:, 1], x[:, 4] = x[:, 1] * 10 + 5, x[:, 4] + 2
+    y = (x[:, 0] + 0.3 * x[:, 1] - x[:, 3] * x[:, 4] + rng.normal(size=600) > 1.5).astype(int)
+    return x, fit_model(x, y, model="gbm", meta={"vector_blocks": [], "dim": 0})
+
+
+def test_numpy_trees_match_sklearn_with_and_without_missing_values() -> None:
+    x, (clf, est, xs) = _fitted()
+    assert clf.forest is not None and clf.layers == [] and clf.meta["model"] == "gbm"
+    np.testing.assert_allclose(clf.forward(x), est.predict_proba(xs)[:, 1], atol=1e-12)
+    holes = x.copy()
+    holes[::7, 0] = np.nan  # a feature the caller could not compute goes where training sent it
+    np.testing.assert_allclose(clf.forward(holes), est.predict_proba((holes - clf.mean) / clf.scale)[:, 1],
+                               atol=1e-12)
+
+
+def test_trees_round_trip_and_malformed_arrays(tmp_path) -> None:
+    x, (clf, _est, _xs) = _fitted()
+    clf.threshold = 0.42
+    clf.save(tmp_path / "trees")
+    again = RelevanceClassifier.load(tmp_path / "trees")
+    assert again.forest is not None and again.threshold == 0.42
+    np.testing.assert_allclose(again.forward(x), clf.forward(x))
+    arrays = clf.forest.arrays()
+    bad = dict(arrays, **{PREFIX + "left": np.full_like(arrays[PREFIX + "left"], 10_000)})
+    with pytest.raises(ModelError, match="malformed"):
+        Forest.from_arrays(bad, width=len(SCALAR_FEATURES))
+    with pytest.raises(ModelError, match="malformed"):
+        Forest.from_arrays(arrays, width=1)  # a split reads a feature the model does not have
+
