@@ -259,3 +259,20 @@ def test_a_description_after_do_ends_at_the_static_document_s_title(
     question: str, near: str, about: str, expected: str | None
 ) -> None:
     assert bridge_question(question, "Inês Carvalho", near, about) == expected
+
+
+def test_the_first_ranked_static_document_s_bridge_comes_first() -> None:
+    """Sample Q8: the board update names the client (in the register's rows, not its title);
+    the second static document, the infrastructure page, names a person whose profile CFS
+    also kept. The board update ranks first, so its bridge is the one asked about."""
+    board = selected(1, "board.pdf", "Board update, Q3 2023",
+                     "The largest new contract of the quarter was signed by Kestrel Rail.")
+    register = selected(4, "clients.md", "Client register",
+                        "| Kestrel Rail | rail operator | Linz |\n| Nortada Ferries | ferries | Porto |", via=1)
+    infra = selected(2, "infrastructure.html", "Infrastructure overview",
+                     "Jonas Weber signs every new contract for compute.")
+    jonas = selected(9, "jonas.md", "Jonas Weber", "Jonas Weber works from the office in Ghent.", via=2)
+    question = "In which city is the client that signed the largest new contract of the quarter headquartered?"
+    expected = "In which city is Kestrel Rail headquartered?"
+    assert decomposed(question, [board, infra, register, jonas]) == expected
+    assert decomposed(question, [infra, board, jonas, register]) == "In which city is Jonas Weber headquartered?"

@@ -44,3 +44,9 @@ def test_trees_round_trip_and_malformed_arrays(tmp_path) -> None:
     with pytest.raises(ModelError, match="malformed"):
         Forest.from_arrays(arrays, width=1)  # a split reads a feature the model does not have
 
+
+
+def test_shipped_classifier_is_trees() -> None:
+    clf = RelevanceClassifier.load()
+    assert clf.forest is not None and clf.meta["model"] == "gbm"
+    assert clf.forest.feature.shape[0] == clf.meta["trees"]["max_iter"]
