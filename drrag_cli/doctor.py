@@ -52,6 +52,7 @@ def model_info(settings: Settings) -> dict[str, Any]:
         info["classifier"] = {
             "path": str(model_paths(settings.classifier.path or None)[0]),
             "shipped": not settings.classifier.path,
+            "model": clf.kind,
             "threshold": settings.classifier.threshold or clf.threshold,
             "trained_on": clf.meta.get("training_data") or clf.meta.get("data"),
         }
@@ -192,7 +193,7 @@ def _classifier(settings: Settings) -> str:
             "CFS/CIS decisions are unreliable; train one for this model (`drrag train-classifier DATA --out DIR`, "
             "then classifier.path: DIR) or set retrieval.strategy: qdc"
         )
-    return f"threshold {clf.threshold:.3f}"
+    return f"{clf.kind}, threshold {clf.threshold:.3f}"
 
 
 PROBE = (

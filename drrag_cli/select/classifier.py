@@ -207,6 +207,14 @@ class RelevanceClassifier:
         return self.forward(self.features(question, q_vec, pairs, qstar_vecs))
 
     @property
+    def kind(self) -> str:
+        """What the model is, for `drrag doctor`: "300 gradient-boosted trees", "MLP (32)"."""
+        if self.forest is not None:
+            return f"{self.forest.feature.shape[0]} gradient-boosted trees"
+        hidden = [w.shape[1] for w, _ in self.layers[:-1]]
+        return f"MLP ({', '.join(map(str, hidden))})" if hidden else "logistic regression"
+
+    @property
     def thresholds(self) -> dict[str, float]:
         """Threshold per selection rule, each chosen by replaying it on held-out data:
 

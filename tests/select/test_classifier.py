@@ -26,6 +26,7 @@ def test_numpy_forward_matches_sklearn(hidden: tuple[int, ...]) -> None:
     clf, est, xs = fit_model(x, y, hidden=hidden, alpha=1e-3, max_iter=200,
                              meta={"vector_blocks": [], "dim": 0})
     np.testing.assert_allclose(clf.forward(x), est.predict_proba(xs)[:, 1], atol=1e-6)
+    assert clf.kind == (f"MLP ({', '.join(map(str, hidden))})" if hidden else "logistic regression")
 
 
 def test_features_bridge_title_in_text() -> None:

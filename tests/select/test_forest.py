@@ -50,3 +50,4 @@ def test_shipped_classifier_is_trees() -> None:
     clf = RelevanceClassifier.load()
     assert clf.forest is not None and clf.meta["model"] == "gbm"
     assert clf.forest.feature.shape[0] == clf.meta["trees"]["max_iter"]
+    assert clf.kind == f"{clf.meta['trees']['max_iter']} gradient-boosted trees"
