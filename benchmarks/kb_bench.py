@@ -118,7 +118,10 @@ def main() -> None:
 
     drrag = [sys.executable, "-m", "drrag_cli.cli.main"]
     t0 = time.perf_counter()
-    run = subprocess.run([*drrag, "index", str(notes), "--index", str(ix), "--json"], capture_output=True, text=True)
+    # --replace: the index covers exactly this notes folder, even when the output folder was copied
+    # from another one (the copied index would keep the old folder as a second root: every note twice)
+    run = subprocess.run([*drrag, "index", str(notes), "--index", str(ix), "--replace", "--json"],
+                         capture_output=True, text=True)
     index_s = time.perf_counter() - t0
     if run.returncode != 0:
         sys.exit(f"drrag index failed:\n{run.stderr}")
