@@ -88,9 +88,11 @@ class Forest:
         forest = cls(**got, baseline=float(arrays[PREFIX + "baseline"]), depth=int(arrays[PREFIX + "depth"]))
         shape = forest.feature.shape
         n_nodes = shape[1] if len(shape) == 2 else 0
-        if (len(shape) != 2 or any(a.shape != shape for a in got.values()) or forest.depth < 0
+        ints = all(np.issubdtype(got[name].dtype, np.integer) for name in ("feature", "left", "right"))
+        if (not ints or len(shape) != 2 or any(a.shape != shape for a in got.values()) or forest.depth < 0
                 or (forest.feature.size and (forest.feature.min() < 0 or forest.feature.max() >= width))
                 or (forest.left.size and (min(forest.left.min(), forest.right.min()) < 0
                                           or max(forest.left.max(), forest.right.max()) >= n_nodes))):
-            raise ModelError("classifier trees are malformed (array shapes or node indices)")
+            raise ModelError("classifier trees are malformed (array shapes or node indices); retrain it with "
+                             "`drrag train-classifier` or reinstall drrag")
         return forest

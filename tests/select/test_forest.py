@@ -43,6 +43,9 @@ def test_trees_round_trip_and_malformed_arrays(tmp_path) -> None:
         Forest.from_arrays(bad, width=len(SCALAR_FEATURES))
     with pytest.raises(ModelError, match="malformed"):
         Forest.from_arrays(arrays, width=1)  # a split reads a feature the model does not have
+    floats = dict(arrays, **{PREFIX + "feature": arrays[PREFIX + "feature"].astype(float)})
+    with pytest.raises(ModelError, match="malformed"):
+        Forest.from_arrays(floats, width=len(SCALAR_FEATURES))
 
 
 
