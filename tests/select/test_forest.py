@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import cache
+
 import numpy as np
 import pytest
 
@@ -12,7 +14,8 @@ from drrag_cli.select.forest import PREFIX, Forest
 from drrag_cli.select.train import fit_model
 
 
-def _fitted():
+@cache
+def _fitted():  # one fit for the module (its arrays are only read)
     rng = np.random.default_rng(0)
     x = rng.normal(size=(600, len(SCALAR_FEATURES)))  # the feature width a saved model must have
     x[:, 1], x[:, 4] = x[:, 1] * 10 + 5, x[:, 4] + 2
@@ -54,3 +57,14 @@ def test_shipped_classifier_is_trees() -> None:
     assert clf.forest is not None and clf.meta["model"] == "gbm"
     assert clf.forest.feature.shape[0] == clf.meta["trees"]["max_iter"]
     assert clf.kind == f"{clf.meta['trees']['max_iter']} gradient-boosted trees"
+
+
+def test_an_mlp_still_saves_and_loads_beside_the_trees(tmp_path) -> None:
+    """A model trained with an earlier drrag (layers, no tree arrays) keeps working."""
+    x, _ = _fitted()
+    y = (x[:, 0] > 0).astype(int)
+    mlp, _est, _xs = fit_model(x, y, hidden=(4,), max_iter=50, meta={"vector_blocks": [], "dim": 0})
+    mlp.save(tmp_path / "mlp")
+    again = RelevanceClassifier.load(tmp_path / "mlp")
+    assert again.forest is None and again.kind == "MLP (4)"
+    np.testing.assert_allclose(again.forward(x), mlp.forward(x))
