@@ -364,7 +364,10 @@ def _by_static(documents: Sequence[Selected]) -> list[list[Selected]]:
     source_of = {d.passage.passage_id: d.passage.source for d in statics}
     order = list(dict.fromkeys(d.passage.source for d in statics))
     groups = [[d for d in documents if d.via is None or source_of.get(d.via) == source] for source in order]
-    return [g for g in groups if len(g) > len(statics)] + [list(documents)]
+    groups = [g for g in groups if len(g) > len(statics)]
+    if not groups or len(groups[-1]) < len(documents):  # a group holding every document is the whole already
+        groups.append(list(documents))
+    return groups
 
 
 OPENING = 200  # characters of the bridge's document where it says what it is ("... is an American film director")

@@ -64,13 +64,13 @@ class Forest:
         n_trees, width = self.feature.shape
         flat = np.broadcast_to(np.arange(n_trees) * width, (x.shape[0], n_trees)).copy()  # node 0 of each tree
         feature, threshold = self.feature.ravel(), self.threshold.ravel()
-        left, right = self.left.ravel(), self.right.ravel()
+        left, right, missing_left = self.left.ravel(), self.right.ravel(), self.missing_left.ravel()
         missing = np.isnan(x).any()
         for _ in range(self.depth):
             xv = np.take_along_axis(x, feature[flat], axis=1)
             go_left = xv <= threshold[flat]
             if missing:
-                go_left = np.where(np.isnan(xv), self.missing_left.ravel()[flat], go_left)
+                go_left = np.where(np.isnan(xv), missing_left[flat], go_left)
             flat += np.where(go_left, left[flat], right[flat]) - flat % width
         return self.baseline + self.value.ravel()[flat].sum(axis=1)
 

@@ -22,6 +22,7 @@ import numpy as np
 from drrag_cli.errors import InputError
 from drrag_cli.select.classifier import RelevanceClassifier
 from drrag_cli.select.features import SCALAR_FEATURES
+from drrag_cli.select.forest import Forest
 from drrag_cli.select.mining import KS, PairPool, mine_pairs, pool_features
 from drrag_cli.select.simulate import (
     cfs_scores,
@@ -139,8 +140,6 @@ def fit_model(x: np.ndarray, y: np.ndarray, *, hidden: Sequence[int] = DEFAULT_H
 def _fit_trees(xs: np.ndarray, y: np.ndarray, weight: np.ndarray, mean: np.ndarray, scale: np.ndarray,
                seed: int, meta: dict | None):
     from sklearn.ensemble import HistGradientBoostingClassifier
-
-    from drrag_cli.select.forest import Forest
 
     est = HistGradientBoostingClassifier(random_state=seed, **GBM_PARAMS)
     est.fit(xs, y, sample_weight=weight)
