@@ -89,6 +89,7 @@ class RetrievalSettings:
     links: bool = True  # CFS also offers the documents a static document links to or names (index/links.py)
     named_hops: bool = True  # CFS keeps a candidate about a name its static document states (select/bridges.py)
     beside_named: bool = True  # ...and a low-scored named hop's walk its first positive, in a free slot (core.py)
+    chain: Annotated[float, Min(0.0)] = 0.8  # a kept dynamic doc's walk gives a third hop scored >= this; 0 = off
 
 
 @dataclass(frozen=True)
@@ -112,9 +113,8 @@ class AnswerSettings:
     # decompose = ask about the bridge entity by name when the context has a named one
     # (generate/decompose.py; still one LLM call); one-call = the question exactly as asked
     mode: Literal["one-call", "decompose"] = "decompose"
-    # decide "Which … more/first …, A or B?" by comparing the two values the fed text
-    # states (generate/compare.py; no LLM call), instead of letting the model pick a side;
-    # also a table cell the question names by row and column (generate/tables.py)
+    # decide "Which … more/first …, A or B?" by comparing the two values the fed text states (generate/compare.py;
+    # no LLM call), not by the model; also a table cell the question names by row and column (generate/tables.py)
     compare: bool = True
     # what the model reads: bridge = after a decomposed rewrite, the bridge's document and the
     # passages naming it, else all (HotpotQA q0-99 EM 24 -> 28) | all = every selected document

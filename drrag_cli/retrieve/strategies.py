@@ -9,7 +9,8 @@
   the relevance classifier says C(q, d_i, d_j) ≥ threshold; the first ``per_static``
   positives per d_i are kept (rule ``first``, the paper's). Rule ``best`` walks each list
   in probability order instead (with the model's ``best`` threshold). May feed fewer
-  than k documents — by design.
+  than k documents — by design. A slot left free goes to a third hop: a kept d_j walked
+  as a static document, its first candidate with C(q, d_j, d) ≥ ``chain`` (:func:`_chain`).
 * cis: the qdc context, then every pair scored by C; a document whose pairs with all the
   others are below the classifier's ``cis`` threshold is dropped.
 
@@ -21,6 +22,7 @@ default): BM25 over q* sees the bridge entity's name, which dense-only q* often 
 from __future__ import annotations
 
 import re
+from functools import partial
 from typing import Any
 
 from drrag_cli.retrieve.context import BaseStrategy, RetrievalResult, RunContext, Selected
@@ -171,6 +173,8 @@ class CFS(BaseStrategy):
             )
             for d in core.kept(decisions)
         ]
+        chained, third = _chain(ctx, docs, p.chain) if p.chain else ([], [])
+        docs += chained
         ctx.trace.update(threshold=threshold, rule=p.rule)
         ctx.trace["queries"] = [
             {
@@ -188,7 +192,7 @@ class CFS(BaseStrategy):
                 ],
             }
             for i, walk in enumerate(decisions)
-        ]
+        ] + third
         return ctx.result(self.name, docs)
 
     @staticmethod
@@ -270,3 +274,48 @@ class CIS(BaseStrategy):
             if i not in keep
         ]
         return ctx.result(self.name, kept)
+
+
+def _chain(ctx: RunContext, docs: list[Selected], threshold: float) -> tuple[list[Selected], list[dict[str, Any]]]:
+    """A third hop in a slot CFS left free: each kept dynamic document, in the order CFS
+    kept them, is walked as a static one (its q* list without the context's documents, the
+    classifier on (q, that document, candidate)), and its first candidate scored at least
+    ``threshold`` is kept, while the context holds fewer than k documents. A three-hop
+    MuSiQue chain whose first two paragraphs were found otherwise lacks the third, where
+    its answer is. Returns the kept documents and their walks, as the trace's queries."""
+    p = ctx.params
+    in_context = {ctx.doc_of(d.passage.passage_id) for d in docs}
+    kept: list[Selected] = []
+    walks: list[dict[str, Any]] = []
+    for hop in [d for d in docs if d.via is not None]:
+        if len(in_context) >= p.k:
+            break
+        texts, vecs, lists = ctx.qstar_lists([[hop.passage]], p.depth + 1)
+        ranked = enumerate(lists[0], start=1)
+        walk = [(pid, score, rank) for rank, (pid, score) in ranked if ctx.doc_of(pid) not in in_context][: p.depth]
+        ids = [hop.passage.passage_id, *(pid for pid, _, _ in walk)]
+        probs = ctx.timed("classify_s", partial(_scored_from, ctx, ids, vecs[0])) if walk else []
+        candidates = []
+        for (pid, score, rank), prob in zip(walk, probs, strict=True):
+            decision = "kept" if float(prob) >= threshold else "below threshold"
+            candidates.append(
+                {**ctx.fetch([pid])[pid].to_json(score=round(score, 6)), "rank": rank,
+                 "classifier_prob": round(float(prob), 4), "decision": decision}
+            )  # fmt: skip
+            if decision == "kept":
+                kept.append(Selected(ctx.answering(pid), "dynamic", score, float(prob), via=hop.passage.passage_id))
+                in_context.add(ctx.doc_of(pid))
+                break
+        walks.append({"from": hop.passage.passage_id, "text": texts[0], "third_hop": True, "candidates": candidates})
+    return kept, walks
+
+
+def _scored_from(ctx: RunContext, ids: list[int], qstar_vec: Any) -> Any:
+    """C(q, ids[0], d) for each later id d: ids[0] stands as the static document."""
+    from drrag_cli.select.classifier import DocView
+
+    assert ctx.classifier is not None
+    found = ctx.fetch(ids)
+    views = [DocView(found[i].title, found[i].text, v) for i, v in zip(ids, ctx.vectors(ids), strict=True)]
+    pairs = [(views[0], view) for view in views[1:]]
+    return ctx.classifier.predict(ctx.question, ctx.q_vec, pairs, [qstar_vec] * len(pairs))
