@@ -89,6 +89,7 @@ class Answer:
     truncated: bool = False  # the only passage was cut to fit n_ctx
     raw: str = field(default="", repr=False)  # model output before post-processing
     asked: str = ""  # the question the model was asked (answer.mode decompose may rewrite it)
+    original: str = ""  # the question as the user wrote it, when ``asked`` is a rewrite of it
     # passages that address the model: held out of the prompt (shown defused only when
     # every passage does); not in `passages`, so never cited as a source of the answer
     suspicious: list[Suspicion] = field(default_factory=list)
@@ -108,9 +109,17 @@ class Answer:
         more than an echo of the question (:func:`echoes`) and, when the model could only
         pick a year or number the text states, stands beside the question's words
         (:func:`.evidence.beside_question`). A copied answer the model strayed from is not."""
-        if self.strayed or not is_supported(self.text, fed_texts(self.passages)) or echoes(self.text, self.asked):
+        if self.strayed or not is_supported(self.text, fed_texts(self.passages)) or self.echoed:
             return False
         return not self.typed or beside_question(self.text, self.asked, self.passages)
+
+    @property
+    def echoed(self) -> bool:
+        """The answer only repeats the question (:func:`echoes`): as asked, or as the user
+        wrote it before it was asked about the bridge ("Where did the current chair of the
+        Elmstead garden club grow up?", asked as "Where did Marisol Okonkwo grow up?", is
+        not answered "Elmstead garden club")."""
+        return echoes(self.text, self.asked) or bool(self.original) and echoes(self.text, self.original)
 
     @property
     def evidence(self) -> Evidence | None:
@@ -263,7 +272,8 @@ def generate_answer(
     call = getattr(llm, "last_call", None)
     return Answer(
         text=text, passages=list(shown[:keep]), trimmed=trimmed, prompt=prompt, llm_calls=1, generate_s=elapsed,
-        prompt_tokens=tokens, truncated=truncated, raw=raw, asked=question, suspicious=suspicious, withheld=withheld,
+        prompt_tokens=tokens, truncated=truncated, raw=raw, asked=question, original=rewritten_from,
+        suspicious=suspicious, withheld=withheld,
         typed=bool(allowed) and not options, confidence=getattr(call, "least_prob", None),
         strayed=getattr(call, "strayed", False),
     )  # fmt: skip

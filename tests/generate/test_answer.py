@@ -178,3 +178,19 @@ def test_a_picked_number_is_supported_only_beside_the_question_s_words() -> None
     assert wrong.typed and not wrong.supported and wrong.evidence is None  # stated, but about rows
     free = generate_answer(FakeGenerator(output=" 200"), "What is the most rows --most takes?", [doc])
     assert not free.typed and free.supported  # an open question: in the text is enough
+
+
+def test_an_answer_that_repeats_the_question_as_written_is_not_supported_after_a_rewrite() -> None:
+    """Asked about the bridge by name, the model may still answer with words of the question
+    the user wrote (the club, not where its chair grew up); that is no answer either."""
+    text = "The Elmstead garden club's chair is Marisol Okonkwo. Marisol Okonkwo grew up in Tamale."
+    club = [Passage(source="club.md", title="Elmstead garden club", text=text, ordinal=0, char_start=0,
+                    char_end=len(text))]  # fmt: skip
+    written = "Where did the current chair of the Elmstead garden club grow up?"
+    fake = FakeGenerator(output=" Elmstead garden club")
+    answer = generate_answer(fake, "Where did Marisol Okonkwo grow up?", club, rewritten_from=written)
+    assert answer.original == written and answer.echoed and not answer.supported
+    fake.output = " Tamale"
+    answer = generate_answer(fake, "Where did Marisol Okonkwo grow up?", club, rewritten_from=written)
+    assert not answer.echoed and answer.supported
+    assert generate_answer(fake, written, club).original == ""  # not rewritten
