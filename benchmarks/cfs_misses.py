@@ -37,11 +37,14 @@ from drrag_cli.index.paragraphs import key_of  # noqa: E402
 def bucket(gold_key: str, gold: set[str], trace: dict) -> str:
     """The cause of one missing gold paragraph (module docstring), from a CFS trace."""
     static_key = {s["passage_id"]: key_of(s["source"]) for s in trace["static"]}
+    walked = trace.get("queries", [])
+    # a third hop's walk is "from" a kept dynamic document: gold as that document is
+    hop_key = {c["passage_id"]: key_of(c["source"]) for walk in walked for c in walk["candidates"]}
     seen = []  # (is the walk's static document gold, decision) for each time it was offered
-    for walk in trace.get("queries", []):
+    for walk in walked:
         for c in walk["candidates"]:
             if key_of(c["source"]) == gold_key:
-                seen.append((static_key.get(walk["from"]) in gold, c["decision"]))
+                seen.append((static_key.get(walk["from"], hop_key.get(walk["from"])) in gold, c["decision"]))
     if not seen:
         return "not in walk" if gold & set(static_key.values()) else "no gold static"
     gold_walk = [d for is_gold, d in seen if is_gold]

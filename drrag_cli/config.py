@@ -89,6 +89,7 @@ class RetrievalSettings:
     links: bool = True  # CFS also offers the documents a static document links to or names (index/links.py)
     named_hops: bool = True  # CFS keeps a candidate about a name its static document states (select/bridges.py)
     beside_named: bool = True  # ...and a low-scored named hop's walk its first positive, in a free slot (core.py)
+    named_yield: Annotated[float, Min(0.0)] = 0.8  # a doubted named hop yields to a candidate scored >= this
     chain: Annotated[float, Min(0.0)] = 0.8  # a kept dynamic doc's walk gives a third hop scored >= this; 0 = off
 
 
@@ -110,8 +111,7 @@ class LLMSettings:
 
 @dataclass(frozen=True)
 class AnswerSettings:
-    # decompose = ask about the bridge entity by name when the context has a named one
-    # (generate/decompose.py; still one LLM call); one-call = the question exactly as asked
+    # decompose = ask about the context's bridge entity by name (generate/decompose.py; one LLM call) | one-call
     mode: Literal["one-call", "decompose"] = "decompose"
     # decide "Which … more/first …, A or B?" by comparing the two values the fed text states (generate/compare.py;
     # no LLM call), not by the model; also a table cell the question names by row and column (generate/tables.py)

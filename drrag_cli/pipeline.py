@@ -111,6 +111,7 @@ class Pipeline:
             links=r.links,
             named_hops=r.named_hops,
             beside_named=r.beside_named,
+            named_yield=r.named_yield,
             chain=r.chain,
         )
 

@@ -73,6 +73,7 @@ class Params:
     links: bool = True  # CFS offers the documents a static document links to (index/links.py)
     named_hops: bool = True  # CFS keeps a candidate about a name its static document states (select/bridges.py)
     beside_named: bool = True  # ...and, in a free slot, the walk's first positive beside a low-scored one
+    named_yield: float = 0.8  # ...unless the classifier doubts the named hop and scores a candidate >= this
     chain: float = 0.8  # CFS walks each kept dynamic document for a third hop scored >= this (0 = off)
 
 

@@ -137,6 +137,7 @@ def cfs_select(
     doc: DocOf | None = None,
     sure: Mapping[tuple[int, int], int] | None = None,
     beside_named: bool = False,
+    named_yield: float = 0.0,
 ) -> list[list[Decision]]:
     """CFS (DR-RAG §3.2.2): walk each static document's candidates and keep the first
     ``per_static`` whose C(q, d_static, d) = ``probs[(static index, id)]`` ≥ ``threshold``,
@@ -149,14 +150,16 @@ def cfs_select(
     to the question's words) are walked first, in that order, and kept whatever their
     probability. With ``beside_named``, a walk whose only keep was a named hop the
     classifier scored below ``threshold`` still gets its first positive, in a slot the walks
-    left free (:func:`_beside_named`). Returns every decision, per walk; the kept ones are
-    those with ``decision == "kept"`` (:func:`kept`)."""
+    left free (:func:`_beside_named`). With ``named_yield``, a walk whose named hops the
+    classifier all scored below ``threshold`` meets first its candidate scored at least
+    ``named_yield`` (:func:`_yield_to_confident`). Returns every decision, per walk; the
+    kept ones are those with ``decision == "kept"`` (:func:`kept`)."""
     if rule not in RULES:
         raise ValueError(f"unknown CFS rule {rule!r} (choose {' or '.join(RULES)})")
     doc = doc or _same
     named = sure or {}
     in_context = {doc(pid) for pid in static_ids}
-    orders = _walk_orders(walks, probs, rule, named)
+    orders = _walk_orders(walks, probs, rule, named, (threshold, named_yield))
     steps: list[list[Decision]] = [[] for _ in orders]  # each walk's decisions so far, in its order
     for turn in range(per_static):  # each static document's first positive, then its second, ...
         for i, order in enumerate(orders):
@@ -212,18 +215,41 @@ def _positive(prob: float | None, threshold: float) -> bool:
 
 def _walk_orders(
     walks: Sequence[Sequence[tuple[int, int]]], probs: Mapping[tuple[int, int], float], rule: str,
-    named: Mapping[tuple[int, int], int],
+    named: Mapping[tuple[int, int], int], yielding: tuple[float, float] = (0.0, 0.0),
 ) -> list[list[tuple[int, int]]]:
     """Each walk in the order CFS meets its candidates: rank order (``best``: probability
-    order), named hops first by their order."""
+    order), named hops first by their order, unless they yield (``yielding``: the threshold
+    and ``named_yield``, :func:`_yield_to_confident`)."""
     orders = []
     for i, walk in enumerate(walks):
         order = list(walk)
         if rule == "best":  # stable: equal probabilities keep rank order
             order.sort(key=lambda item, i=i: -probs.get((i, item[0]), -1.0))
         order.sort(key=lambda item, i=i: named.get((i, item[0]), math.inf))  # stable
+        if yielding[1]:
+            _yield_to_confident(order, i, probs, named, *yielding)
         orders.append(order)
     return orders
+
+
+def _yield_to_confident(
+    order: list[tuple[int, int]], i: int, probs: Mapping[tuple[int, int], float],
+    named: Mapping[tuple[int, int], int], threshold: float, confident: float,
+) -> None:
+    """Walk ``i``'s first candidate scored at least ``confident`` moves before its named hops
+    when the classifier scored each of those below ``threshold``. A name the static document
+    states near the question's words is often a country or a people in MuSiQue ("Arizona",
+    0.21, ahead of the county paragraph at 0.86); yielding to any positive instead lost more
+    walks than it won (docs/BENCHMARKS.md)."""
+    hops = [pid for pid, _ in order if (i, pid) in named]
+    if not hops or any(_positive(probs.get((i, pid)), threshold) for pid in hops):
+        return
+    first = next(
+        (item for item in order if (i, item[0]) not in named and _positive(probs.get((i, item[0])), confident)), None
+    )
+    if first is not None:
+        order.remove(first)
+        order.insert(0, first)
 
 
 def kept(decisions: Sequence[Sequence[Decision]]) -> list[Decision]:

@@ -38,3 +38,22 @@ def test_beside_a_low_scored_named_hop_the_walk_keeps_its_positive_in_a_free_slo
     sure_named = {(0, 12): 1}  # the named hop is a positive itself: nothing more
     one = cfs_select([1, 2], walks, probs, k=5, threshold=0.5, sure=sure_named, beside_named=True)
     assert sorted(d.pid for d in kept(one)) == [12, 21]
+
+
+def test_a_doubted_named_hop_yields_its_walk_to_a_confident_candidate() -> None:
+    """``named_yield``: the named hop (0.1, below the threshold) goes after the walk's first
+    candidate scored at least 0.8; a named hop the classifier accepts, or a candidate it is
+    not confident of, changes nothing."""
+    walks = [[(10, 1), (11, 2), (12, 3)], [(20, 1), (21, 2)]]
+    probs = {(0, 10): 0.1, (0, 11): 0.6, (0, 12): 0.9, (1, 20): 0.3, (1, 21): 0.8}
+    sure = {(0, 10): 1}
+    yielded = cfs_select([1, 2], walks, probs, k=4, threshold=0.5, sure=sure, named_yield=0.8)
+    assert [d.pid for d in kept(yielded)] == [12, 21]
+    assert [(d.pid, d.decision) for d in yielded[0]][:2] == [(12, "kept"), (10, "not needed (static doc satisfied)")]
+    assert [d.pid for d in kept(cfs_select([1, 2], walks, probs, k=4, threshold=0.5, sure=sure))] == [10, 21]
+    accepted = {**probs, (0, 10): 0.55}
+    assert [d.pid for d in kept(cfs_select([1, 2], walks, accepted, k=4, threshold=0.5, sure=sure,
+                                           named_yield=0.8))] == [10, 21]  # fmt: skip
+    unsure = {**probs, (0, 12): 0.7}
+    assert [d.pid for d in kept(cfs_select([1, 2], walks, unsure, k=4, threshold=0.5, sure=sure,
+                                           named_yield=0.8))] == [10, 21]  # fmt: skip
