@@ -6,8 +6,8 @@ was the lead engineer of Project Heron born?" with "Ghent", yet answers "In whic
 Tobias Lindqvist born?" with "Uppsala" from the same text. It cannot rewrite the question
 either (asked to, it copies it). DR-RAG already knows the bridge: a dynamic document was
 found *through* a static one, and its title names the entity. So the rewrite is done
-here, without a model call: the question's first definite description ("the lead engineer
-of Project Heron") is replaced by that title.
+here, without a model call: the question's definite description ("the lead engineer of
+Project Heron") is replaced by that title (:mod:`.description` finds it).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from drrag_cli.generate.prompts import answer_options, neutralise
+from drrag_cli.generate.description import OPENING, asked_kind, bridge_question, content_words
 from drrag_cli.index.links import core_title
 from drrag_cli.ingest.units import units
 from drrag_cli.select.bridges import CALENDAR, NAME_RE, STOP, WORD_RE, inside, topic_name, topic_units
@@ -37,192 +37,6 @@ class Bridge:
     near: str  # the units of the first hop's document that name it
     about: str  # that document's title (its words say nothing about the entity)
     source: str  # the file of the second hop, the document about the entity
-
-
-_DETERMINERS = frozenset({"the", "a", "an"})
-_RELATIVE = frozenset({"that", "which", "who", "whom"})
-_DO = frozenset({"do", "does", "did"})
-_BE = frozenset({"is", "are", "was", "were", "has", "have", "had"})
-_WH = frozenset({"what", "which", "who", "whom", "whose", "where", "when", "how"})
-_SUBJECT_WH = frozenset({"what", "which", "who"})  # "What is the X ...?": X is what is asked
-_PREPOSITIONS = frozenset({"in", "at", "on", "from", "for", "by", "to", "of", "during", "with"})
-_PARTICIPLE_RE = re.compile(r"(ed|en|wn|rn)$|^(made|held|built|set|shot|found|run|sold|won|led)$")
-
-
-def bridge_question(question: str, entity: str, near: str | None = None, about: str = "") -> str | None:
-    """``question`` with its first definite description replaced by ``entity``, or None
-    when no rule below fits it safely, it is a choice or yes/no question, or it already
-    names ``entity``.
-
-    The question opens with its question word ("Who ...", "In which city ...") or with the
-    description (:func:`_leading_description`: "The director of X is based in what city?"). The
-    description starts at the first determiner after that word and runs to the end of
-    the question ("Who owns [the tool that the how-to uses]?"), except a final participle
-    after a form of be or have ("In which city was [the lead engineer of Project Heron]
-    born?"). Left alone: a description after do/does/did, whose verb phrase may be long
-    ("What did [the actress in My Fair Lady] win a Tony for?"), and one right after
-    "What/Which/Who is", which is the asked-for thing, not the bridge ("What is [the
-    county seat of ...] located?"). With ``near`` (what the static document says where it
-    names the entity), the description must share a content word with it: "What rate did
-    Plover reach after [the autumn release]?" is not about the lead named in "Lead: Inês
-    Carvalho". Words of ``about`` (the static document's title) do not count: every line
-    of the Tern retrospective is about Tern.
-    """
-    question, entity = neutralise(question), neutralise(entity)
-    if not entity or answer_options(question) or entity.lower() in question.lower():
-        return None
-    words = question.rstrip(" ?").split()
-    lower = [w.lower() for w in words]
-    opens = lower[:1] if lower[:1] and lower[0] in _WH else lower[:2]
-    if not opens or opens[-1] not in _WH or (len(opens) == 2 and opens[0] not in _PREPOSITIONS):
-        return _leading_description(words, lower, entity, near, about)
-    for i in range(len(opens), len(words)):
-        if lower[i] not in _DETERMINERS or _names(words, i):
-            continue  # "What treaty ceded territory to [the US] extending ...": a name, not a description
-        if _WH & set(lower[len(opens) : i]):
-            return None  # "Where did [who argued that ...] declare ...?": a question inside the question
-        tail = 0
-        if lower[i - 1] in _DO:  # "What did [the actress in My Fair Lady] win a Tony for?"
-            return _done_by(words, lower, i, entity, near, about)
-        if lower[i - 1] in _BE:
-            if not _participle(words[-1]) or (i - 1 == len(opens) and lower[0] in _SUBJECT_WH):
-                return None  # "What is [the county seat of ...] located?": the description is the answer
-            tail = 1
-        span = lower[i : len(words) - tail]
-        if lower[i - 1] == "both" or not _one_phrase(span):
-            return None  # "... held by [the empire that ..., the leader of ..., and the Habsburg Monarchy]"
-        if tail and span[-1] in _BE:  # "[the client for which Project Tern was] built": the participle is the clause's
-            return _inner_description(words, lower, i, entity, near, about)
-        if tail and span[-1] in ("be", "been"):  # "Whose father was [a navigator who ... would later be born]?"
-            tail, span = 0, lower[i:]  # the participle is the description's own: "Whose father was John Cabot?"
-        if len(span) < 2 or (span[-1] in _PREPOSITIONS and not _RELATIVE & set(span[1:-1])):
-            return None  # "... birthplace [a part of]?"; "[the cluster that X was trained on]" is whole
-        if near is not None and not _describes(" ".join(span), near, about):
-            return None  # the static document does not describe the entity this way
-        return " ".join([*words[:i], entity, *words[len(words) - tail :]]) + "?"
-    return None
-
-
-def _participle(word: str) -> bool:
-    """A past participle that closes the question ("... was [the lead engineer of X]
-    born?"); a capitalised word is a name ("How long is [the bridge ... Malmo,] Sweden?")."""
-    return word[:1].islower() and bool(_PARTICIPLE_RE.search(word))
-
-
-_PARTICLES = frozenset({"de", "la", "le", "del", "di", "da", "van", "von", "der", "of", "and", "&"})
-
-
-def _names(words: list[str], at: int) -> bool:
-    """The determiner at ``at`` opens a name, not a description: capitalised words (name
-    particles between them) that end the question or are followed by a verb form in -ed /
-    -ing ("[the Palau de la Generalitat] constructed in ...", "[the US] extending west
-    ..."). "[the GPU cluster] that ...", "[the King] who made ..." are descriptions."""
-    end = at + 1
-    while end < len(words) and (words[end][:1].isupper() or (end > at + 1 and words[end] in _PARTICLES)):
-        end += 1
-    if end == at + 1:
-        return False
-    if end == len(words):
-        return True
-    return words[end].lower().endswith(("ed", "ing"))
-
-
-def _one_phrase(span: list[str]) -> bool:
-    """A description is one noun phrase: no comma, except an aside that closes it ("[the
-    Italian Baroque composer who composed a set of sonatas, titled Op. 5,] born"). Commas
-    elsewhere join a list or a second clause ("[the record ..., and was surpassed by ...]").
-    Without a relative clause, a later determiner follows a preposition ("the lead engineer
-    of [the] project"); after a verb it opens the verb's object ("[the midwest hosts a 500
-    mile race every May]"). After "both" the description is one of a pair."""
-    commas = [j for j, w in enumerate(span) if "," in w]
-    if commas and not (len(commas) == 2 and commas[1] == len(span) - 1):
-        return False
-    if _RELATIVE & set(span) or {"where", "when"} & set(span):
-        return True  # a relative clause holds its own verb and objects
-    return all(span[j - 1] in _PREPOSITIONS for j in range(1, len(span)) if span[j] in _DETERMINERS)
-
-
-_DONE_BY_WORDS = 4  # between the determiner and the title: a longer stretch holds a clause of its own
-
-
-def _done_by(
-    words: list[str], lower: list[str], at: int, entity: str, near: str | None, about: str
-) -> str | None:
-    """A description after do / does / did ends where the verb phrase starts, which only
-    the static document's title tells: "Which musical instrument does [the lead of Project
-    Plover] play?" → "Which musical instrument does Inês Carvalho play?". The description
-    runs from the determiner through a preposition or relative word to that title
-    (``about``, its core: "Plover: project overview" → "Plover") in at most
-    :data:`_DONE_BY_WORDS` words ("lead of Project"); a verb phrase follows it,
-    not a possessive ("[the city where Pacem in Terris]' author died"); and the static
-    document describes the entity with a word of it (``near``)."""
-    title = [w.lower() for w in core_title(about).split()]
-    if near is None or not title:
-        return None
-    for end in range(at + 2 + len(title), len(words)):
-        if [w.strip("\"'’") for w in lower[end - len(title) : end]] != title:
-            continue
-        between = lower[at + 1 : end - len(title)]
-        if len(between) > _DONE_BY_WORDS or not set(between) & (_PREPOSITIONS | _RELATIVE):
-            return None  # "did [the team have dinner during the offsite at which ... the Plover] ingestion service"
-        if words[end - 1][-1] in "'’" or lower[end] in ("'s", "’s"):
-            return None
-        if not _describes(" ".join(words[at:end]), near, about):
-            return None
-        return " ".join([*words[:at], entity, *words[end:]]) + "?"
-    return None
-
-
-def _inner_description(
-    words: list[str], lower: list[str], at: int, entity: str, near: str | None, about: str
-) -> str | None:
-    """The bridge described inside the asked attribute, when the question's participle
-    closes the inner description's own clause: "In which city is the headquarters of [the
-    client for which Project Tern was built]?" → "In which city is the headquarters of
-    Nortada Ferries?". The inner description follows "of" + a determiner, holds a relative
-    word, and the static document must describe the entity with a word of it (``near``)."""
-    if near is None:
-        return None
-    for j in range(at + 2, len(words) - 2):
-        if lower[j] in _DETERMINERS and lower[j - 1] == "of" and _RELATIVE & set(lower[j + 1 :]):
-            if not _describes(" ".join(words[j:]), near, about):
-                return None
-            return " ".join([*words[:j], entity]) + "?"
-    return None
-
-
-_AUX = _BE | frozenset({"can", "could", "will", "would"})
-
-
-def _leading_description(
-    words: list[str], lower: list[str], entity: str, near: str | None, about: str
-) -> str | None:
-    """A question whose question word comes late and that opens with the description:
-    "[The director of the romantic comedy Big Stone Gap] is based in what New York city?"
-    → "Adriana Trigiani is based in what New York city?". The description runs from the
-    opening determiner to the first form of be / have or can / could / will / would; the
-    question word must follow it, and the static document must describe the entity with a
-    word of it beyond its own title (``near``, ``about``: "The Album Against the Wind was
-    the 11th album of ..." is about the album, not the singer). One sentence, no comma."""
-    if near is None or not lower or lower[0] not in _DETERMINERS or any("," in w or "." in w[:-1] for w in words):
-        return None
-    end = next((i for i, w in enumerate(lower) if w in _AUX), None)
-    if end is None or end < 3 or not _WH & set(lower[end + 1 :]) or _RELATIVE & {lower[end - 1]}:
-        return None
-    if not _describes(" ".join(words[:end]), near, about):
-        return None
-    return " ".join([entity, *words[end:]]) + "?"
-
-
-def _describes(description: str, near: str, about: str) -> bool:
-    """The static document describes the entity as ``description`` does: a content word of
-    it in ``near`` (what the document says where it names the entity) beyond the words of
-    ``about`` (its title: every line of the Tern retrospective is about Tern)."""
-    return bool(_content(description) & (_content(near) - _content(about)))
-
-
-def _content(text: str) -> set[str]:
-    return {w for w in WORD_RE.findall(text.lower()) if w not in STOP}
 
 
 def _units_naming(title: str, texts: Sequence[str]) -> str:
@@ -261,25 +75,26 @@ def mentioned_bridge(question: str, documents: Sequence[Selected]) -> Bridge | N
     and names that more than two fed files hold are not bridges; the next hop's own title, when the unit names it,
     comes before any other name ("former NBA player and North Carolina native Michael
     Jordan" leads to Michael Jordan's page)."""
-    asked = _content(question)
+    asked = content_words(question)
     files: dict[str, str] = {}
     for d in documents:
         files[d.passage.source] = files.get(d.passage.source, "") + " " + d.passage.text.lower()
     statics = {d.passage.title for d in documents if d.via is None}
     for texts, title, target, target_title, source in _hops(documents):
-        pointed = asked - _content(title) - _content(" ".join(statics - {title}))  # words naming another document
-        found = [u for t in texts for u in units(t) if pointed & _content(u)]
+        # the question's words that name another document
+        pointed = asked - content_words(title) - content_words(" ".join(statics - {title}))
+        found = [u for t in texts for u in units(t) if pointed & content_words(u)]
         target_words = word_string(target)
         subject = core_title(target_title).strip()
-        for unit in sorted(found, key=lambda u: -len(pointed & _content(u))):
-            if len(subject) >= 3 and subject.lower() in unit.lower() and not _content(subject) & asked:
+        for unit in sorted(found, key=lambda u: -len(pointed & content_words(u))):
+            if len(subject) >= 3 and subject.lower() in unit.lower() and not content_words(subject) & asked:
                 return Bridge(subject, unit, title, source)  # the next hop's own subject, named here
             for code, caps in NAME_RE.findall(unit):
                 parts = (code or caps).split()
                 while parts and (parts[0].lower() in STOP or parts[0].lower() in CALENDAR):
                     parts = parts[1:]
                 name = " ".join(parts)
-                if len(name) < 3 or _content(name) & asked or word_string(name) not in target_words:
+                if len(name) < 3 or content_words(name) & asked or word_string(name) not in target_words:
                     continue
                 named = inside(name, unit, target) and is_about(name, target)
                 if named and sum(name.lower() in text for text in files.values()) <= 2:  # not the company's
@@ -368,26 +183,6 @@ def _by_static(documents: Sequence[Selected]) -> list[list[Selected]]:
     if not groups or len(groups[-1]) < len(documents):  # a group holding every document is the whole already
         groups.append(list(documents))
     return groups
-
-
-OPENING = 200  # characters of the bridge's document where it says what it is ("... is an American film director")
-
-
-def asked_kind(question: str) -> str:
-    """The noun a "What / Which <noun> ...?" question asks for, lower-case: the last word of
-    the words after the question word, up to a preposition, a form of be / do / have or a
-    past participle ("Which American film [director] hosted ...", "In which [city] was
-    ..."); "" for other questions ("Who ...?", "Where ...?")."""
-    words = WORD_RE.findall(question.lower())
-    at = next((i for i, w in enumerate(words[:3]) if w in ("what", "which")), None)
-    if at is None:
-        return ""
-    kind = ""
-    for word in words[at + 1 :]:
-        if word in _PREPOSITIONS or word in _BE or word in _DO or word in STOP or _PARTICIPLE_RE.search(word):
-            break
-        kind = word
-    return kind
 
 
 def bridge_context(bridge: Bridge, passages: list[Passage]) -> list[Passage]:
