@@ -317,7 +317,7 @@ class Pipeline:
                     if self.settings.answer.context == "bridge":
                         from drrag_cli.generate.decompose import bridge_context
 
-                        passages = bridge_context(bridge, passages)
+                        passages = bridge_context(bridge, passages, retrieval.documents, asked)
             asked = where_question(asked)  # the small model reads "where" better than "in which city"
             answer = generate_answer(
                 self.generator,

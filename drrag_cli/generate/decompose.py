@@ -185,9 +185,19 @@ def _by_static(documents: Sequence[Selected]) -> list[list[Selected]]:
     return groups
 
 
-def bridge_context(bridge: Bridge, passages: list[Passage]) -> list[Passage]:
+def bridge_context(
+    bridge: Bridge, passages: list[Passage], documents: Sequence[Selected] = (), asked: str = ""
+) -> list[Passage]:
     """The passages a question asked about the bridge by name needs: the bridge's own
-    document and every passage that names it; all of ``passages`` when none does."""
+    document, every passage that names it, and, when the bridge is a second hop itself,
+    the documents CFS reached through it whose title shares a word with the question
+    ``asked`` beyond the bridge's name (third hops among ``documents``: "In which year was
+    the university attended by Tobias Lindqvist founded?" reads Lund University's page;
+    "Where was Tobias Lindqvist born?" does not read the launch-planning note found from
+    his profile); all of ``passages`` when none does."""
     named = re.compile(rf"(?<!\w){re.escape(bridge.entity)}(?!\w)", re.IGNORECASE)
-    kept = [p for p in passages if p.source == bridge.source or named.search(f"{p.title} {p.text}")]
+    through = {d.passage.passage_id for d in documents if d.passage.source == bridge.source and d.via is not None}
+    words = content_words(asked) - content_words(bridge.entity)
+    after = {d.passage.source for d in documents if d.via in through and words & content_words(d.passage.title)}
+    kept = [p for p in passages if p.source in {bridge.source, *after} or named.search(f"{p.title} {p.text}")]
     return kept or passages

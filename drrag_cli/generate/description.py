@@ -75,8 +75,26 @@ def bridge_question(question: str, entity: str, near: str | None = None, about: 
             return None  # "... birthplace [a part of]?"; "[the cluster that X was trained on]" is whole
         if near is not None and not _describes(" ".join(span), near, about):
             return None  # the static document does not describe the entity this way
-        return " ".join([*words[:i], entity, *words[len(words) - tail :]]) + "?"
+        at = _innermost(words, lower, i, len(words) - tail, near, about)
+        return " ".join([*words[:at], entity, *words[len(words) - tail :]]) + "?"
     return None
+
+
+def _innermost(words: list[str], lower: list[str], at: int, end: int, near: str | None, about: str) -> int:
+    """Where the description the entity replaces starts: at ``at``, or at the innermost
+    description nested in it after a preposition, when that one alone is what the static
+    document says of the entity (``near``): "In which year was the university attended by
+    [the lead engineer of Project Heron] founded?" → "... attended by Tobias Lindqvist
+    founded?", not "In which year was Tobias Lindqvist founded?". Not past a relative word:
+    in "the client that signed the largest contract of the year" the client is described."""
+    for j in range(end - 2, at, -1):
+        if lower[j] not in _DETERMINERS or lower[j - 1] not in _PREPOSITIONS or _names(words, j) or near is None:
+            continue
+        if (_RELATIVE | {"where", "when"}) & set(lower[at:j]):
+            continue
+        if _one_phrase(lower[j:end]) and _describes(" ".join(words[j:end]), near, about):
+            return j
+    return at
 
 
 def _participle(word: str) -> bool:

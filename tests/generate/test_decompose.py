@@ -276,3 +276,43 @@ def test_the_first_ranked_static_document_s_bridge_comes_first() -> None:
     expected = "In which city is Kestrel Rail headquartered?"
     assert decomposed(question, [board, infra, register, jonas]) == expected
     assert decomposed(question, [infra, board, jonas, register]) == "In which city is Jonas Weber headquartered?"
+
+
+def test_a_description_nested_after_a_preposition_is_the_one_replaced() -> None:
+    """A three-hop question keeps its outer description: the entity replaces the one the
+    static document says of it ("lead engineer"), not the whole; inside a relative clause
+    the outer description stays the one replaced."""
+    near, about = "its lead engineer is tobias lindqvist, who designed the ranking pipeline.", "Project Heron"
+    question = "In which year was the university attended by the lead engineer of Project Heron founded?"
+    assert bridge_question(question, "Tobias Lindqvist", near, about) == (
+        "In which year was the university attended by Tobias Lindqvist founded?"
+    )
+    assert bridge_question("In which city was the lead engineer of Project Heron born?", "Tobias Lindqvist", near,
+                           about) == "In which city was Tobias Lindqvist born?"  # fmt: skip
+    relative = "In which city is the engineer that led the search prototype of the lab headquartered?"
+    assert bridge_question(relative, "Tobias Lindqvist", near + " the search prototype of the lab", about) == (
+        "In which city is Tobias Lindqvist headquartered?"
+    )
+
+
+def test_the_bridge_context_keeps_a_third_hop_reached_through_the_bridge() -> None:
+    heron = selected(1, "heron.md", "Project Heron", "Its lead engineer is Tobias Lindqvist.")
+    tobias = selected(7, "tobias.md", "Tobias Lindqvist", "He studied at Lund University.", via=1)
+    lund = selected(9, "lund.md", "Lund University", "It was founded in 1666.", via=7)
+    recipe = selected(4, "recipe.md", "Lentil soup", "Simmer red lentils.", via=1)
+    bridge = Bridge("Tobias Lindqvist", "its lead engineer is tobias lindqvist.", "Project Heron", "tobias.md")
+    documents = [heron, tobias, lund, recipe]
+    fed = [d.passage for d in documents]
+    asked = "In which year was the university attended by Tobias Lindqvist founded?"
+    assert bridge_context(bridge, fed, documents, asked) == [heron.passage, tobias.passage, lund.passage]
+    assert bridge_context(bridge, fed, documents, "Where was Tobias Lindqvist born?") == [heron.passage, tobias.passage]
+    assert bridge_context(bridge, fed) == [heron.passage, tobias.passage]  # no documents: only what names him
+
+
+def test_what_a_static_bridge_document_led_to_is_no_third_hop() -> None:
+    tobias = selected(7, "tobias.md", "Tobias Lindqvist", "Born in Uppsala.")  # a static document itself
+    launch = selected(9, "launch.md", "Heron launch planning", "The launch is in June.", via=7)
+    bridge = Bridge("Tobias Lindqvist", "lead engineer tobias lindqvist", "Project Heron", "tobias.md")
+    documents = [tobias, launch]
+    asked = "When is the Heron launch planned with Tobias Lindqvist?"
+    assert bridge_context(bridge, [d.passage for d in documents], documents, asked) == [tobias.passage]
