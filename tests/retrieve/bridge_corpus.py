@@ -12,6 +12,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from drrag_cli.config import Settings
+from drrag_cli.index.api import Index
+
 QUESTION = "In which city was the lead engineer of Project Heron born?"
 ANSWER = "Uppsala"
 
@@ -38,3 +41,13 @@ def write(root: Path) -> Path:
     for name, text in DOCS.items():
         (root / name).write_text(text, encoding="utf-8")
     return root
+
+
+def indexed(root: Path, docs: dict[str, str]) -> tuple[Index, Settings]:
+    """``docs`` (file name → text) written under ``root``/corpus and indexed into ``root``/ix."""
+    (root / "corpus").mkdir(parents=True, exist_ok=True)
+    for name, text in docs.items():
+        (root / "corpus" / name).write_text(text, encoding="utf-8")
+    settings = Settings().replace({"index.path": str(root / "ix")})
+    Index.build([root / "corpus"], settings)
+    return Index.open(settings), settings

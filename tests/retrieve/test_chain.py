@@ -10,6 +10,7 @@ from drrag_cli.config import Settings
 from drrag_cli.index.api import Index
 from drrag_cli.pipeline import Pipeline
 from drrag_cli.retrieve.context import RetrievalResult
+from tests.retrieve.bridge_corpus import indexed
 
 QUESTION = "In which year was the university attended by the lead engineer of Project Heron founded?"
 DOCS = {
@@ -29,13 +30,7 @@ DOCS = {
 
 @pytest.fixture(scope="module")
 def chain(tmp_path_factory: pytest.TempPathFactory) -> tuple[Index, Settings]:
-    root = tmp_path_factory.mktemp("chain")
-    (root / "corpus").mkdir()
-    for name, text in DOCS.items():
-        (root / "corpus" / name).write_text(text, encoding="utf-8")
-    settings = Settings().replace({"index.path": str(root / "ix")})
-    Index.build([root / "corpus"], settings)
-    return Index.open(settings), settings
+    return indexed(tmp_path_factory.mktemp("chain"), DOCS)
 
 
 def run(chain: tuple[Index, Settings], threshold: float, k: int = 4) -> RetrievalResult:

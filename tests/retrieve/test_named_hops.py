@@ -11,6 +11,7 @@ import pytest
 from drrag_cli.config import Settings
 from drrag_cli.index.api import Index
 from drrag_cli.pipeline import Pipeline
+from tests.retrieve.bridge_corpus import indexed
 
 QUESTION = "In which city is the client that signed the largest new contract of the third quarter headquartered?"
 DOCS = {
@@ -31,13 +32,7 @@ DOCS = {
 
 @pytest.fixture(scope="module")
 def named(tmp_path_factory: pytest.TempPathFactory) -> tuple[Index, Settings]:
-    root = tmp_path_factory.mktemp("named")
-    for name, text in DOCS.items():
-        (root / "corpus").mkdir(exist_ok=True)
-        (root / "corpus" / name).write_text(text, encoding="utf-8")
-    settings = Settings().replace({"index.path": str(root / "ix")})
-    Index.build([root / "corpus"], settings)
-    return Index.open(settings), settings
+    return indexed(tmp_path_factory.mktemp("named"), DOCS)
 
 
 def cfs(named, **dotted: object):  # noqa: ANN001, ANN201
