@@ -167,9 +167,23 @@ def _described_bridge(question: str, documents: Sequence[Selected]) -> tuple[str
         for find in (lambda g=group: named_bridge(g), lambda g=group: mentioned_bridge(question, g)):
             bridge = find()
             asked = bridge_question(question, bridge.entity, bridge.near, bridge.about) if bridge else None
-            if asked and bridge:
+            if asked and bridge and not _names_a_document(question, asked, documents):
                 return asked, bridge
     return None
+
+
+def _names_a_document(question: str, asked: str, documents: Sequence[Selected]) -> bool:
+    """The words the rewrite replaced are a context document's title after a determiner:
+    "Who founded [the Lindenweg choir]?" names the choir's own note, so it is no
+    description of the person its founder's note names ("Who founded Joost Brandsma?")."""
+    said, new = question.rstrip(" ?").split(), asked.rstrip(" ?").split()
+    head = next((i for i, (a, b) in enumerate(zip(said, new, strict=False)) if a != b), 0)
+    tail = next((i for i, (a, b) in enumerate(zip(reversed(said), reversed(new), strict=False)) if a != b), 0)
+    replaced = said[head : len(said) - tail]
+    if replaced[:1] and replaced[0].lower() in ("the", "a", "an"):
+        replaced = replaced[1:]
+    phrase = " ".join(replaced).lower()
+    return any(phrase == core_title(d.passage.title).strip().lower() for d in documents)
 
 
 def _by_static(documents: Sequence[Selected]) -> list[list[Selected]]:

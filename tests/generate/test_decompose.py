@@ -316,3 +316,16 @@ def test_what_a_static_bridge_document_led_to_is_no_third_hop() -> None:
     documents = [tobias, launch]
     asked = "When is the Heron launch planned with Tobias Lindqvist?"
     assert bridge_context(bridge, [d.passage for d in documents], documents, asked) == [tobias.passage]
+
+
+def test_a_description_that_is_a_documents_title_is_no_bridge() -> None:
+    """"Who founded the Lindenweg choir?" is about the choir's note: the partner Greta's note
+    names is no bridge, and the question stays as asked."""
+    choir = selected(3, "choir.md", "Lindenweg choir", "The Lindenweg choir was founded in 2011 by Greta Vos.")
+    greta = selected(1, "greta.md", "Greta Vos",
+                     "She lives in Haarlem with her partner Joost Brandsma. She founded the Lindenweg choir.")
+    joost = selected(7, "joost.md", "Joost Brandsma", "Joost Brandsma plays the bassoon.", via=1)
+    assert decomposed("Who founded the Lindenweg choir?", [choir, greta, joost]) is None
+    assert decomposed("Which instrument does the partner of Greta Vos play?", [choir, greta, joost]) == (
+        "Which instrument does Joost Brandsma play?"
+    )
