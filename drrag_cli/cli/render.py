@@ -193,7 +193,7 @@ def _print_warnings(answer: Any, question: str, console: Console) -> None:
             why = "the model's own answer was not in them" if answer.strayed else "the model found none in them"
             console.print(f"[yellow]no answer:[/yellow] read the sources below; {why}", highlight=False)
             return
-        if echoes(answer.text, answer.asked or question) or echoes(answer.text, question):  # asked, or as written
+        if echoes(answer.text, answer.asked) or echoes(answer.text, question):  # as asked, or as written
             why = "only repeats the question"
         elif answer.strayed:
             why = "is copied from the sources below, but the model's own answer was not in them"

@@ -119,7 +119,7 @@ class Answer:
         wrote it before it was asked about the bridge ("Where did the current chair of the
         Elmstead garden club grow up?", asked as "Where did Marisol Okonkwo grow up?", is
         not answered "Elmstead garden club")."""
-        return echoes(self.text, self.asked) or bool(self.original) and echoes(self.text, self.original)
+        return echoes(self.text, self.asked) or echoes(self.text, self.original)  # "" echoes nothing
 
     @property
     def evidence(self) -> Evidence | None:

@@ -87,8 +87,10 @@ def _innermost(words: list[str], lower: list[str], at: int, end: int, near: str 
     [the lead engineer of Project Heron] founded?" → "... attended by Tobias Lindqvist
     founded?", not "In which year was Tobias Lindqvist founded?". Not past a relative word:
     in "the client that signed the largest contract of the year" the client is described."""
+    if near is None:
+        return at
     for j in range(end - 2, at, -1):
-        if lower[j] not in _DETERMINERS or lower[j - 1] not in _PREPOSITIONS or _names(words, j) or near is None:
+        if lower[j] not in _DETERMINERS or lower[j - 1] not in _PREPOSITIONS or _names(words, j):
             continue
         if (_RELATIVE | {"where", "when"}) & set(lower[at:j]):
             continue

@@ -147,9 +147,7 @@ class CFS(BaseStrategy):
         )
         ids = sorted({pid for walk in walks for pid, _ in walk} | set(static_ids))
         found = ctx.fetch(ids)
-        views = {
-            pid: DocView(found[pid].title, found[pid].text, v) for pid, v in zip(ids, ctx.vectors(ids), strict=True)
-        }
+        views = _views(ctx, ids)
         for g in groups:  # the classifier reads a static document's passages together
             lead = views[g[0].passage.passage_id]
             views[g[0].passage.passage_id] = DocView(lead.title, " ".join(d.passage.text for d in g), lead.vec)
@@ -294,8 +292,9 @@ def _chain(ctx: RunContext, docs: list[Selected], threshold: float) -> tuple[lis
         texts, vecs, lists = ctx.qstar_lists([[hop.passage]], p.depth + 1)
         ranked = enumerate(lists[0], start=1)
         walk = [(pid, score, rank) for rank, (pid, score) in ranked if ctx.doc_of(pid) not in in_context][: p.depth]
-        ids = [hop.passage.passage_id, *(pid for pid, _, _ in walk)]
-        probs = ctx.timed("classify_s", partial(_scored_from, ctx, ids, vecs[0])) if walk else []
+        views = _views(ctx, [hop.passage.passage_id, *(pid for pid, _, _ in walk)])
+        owners = [(0, pid) for pid, _, _ in walk]
+        probs = ctx.timed("classify_s", partial(CFS._predict, ctx, [hop.passage.passage_id], owners, views, vecs))
         candidates = []
         for (pid, score, rank), prob in zip(walk, probs, strict=True):
             decision = "kept" if float(prob) >= threshold else "below threshold"
@@ -311,12 +310,9 @@ def _chain(ctx: RunContext, docs: list[Selected], threshold: float) -> tuple[lis
     return kept, walks
 
 
-def _scored_from(ctx: RunContext, ids: list[int], qstar_vec: Any) -> Any:
-    """C(q, ids[0], d) for each later id d: ids[0] stands as the static document."""
+def _views(ctx: RunContext, ids: list[int]) -> dict[int, Any]:
+    """The classifier's view of each passage: its title, text and embedding."""
     from drrag_cli.select.classifier import DocView
 
-    assert ctx.classifier is not None
     found = ctx.fetch(ids)
-    views = [DocView(found[i].title, found[i].text, v) for i, v in zip(ids, ctx.vectors(ids), strict=True)]
-    pairs = [(views[0], view) for view in views[1:]]
-    return ctx.classifier.predict(ctx.question, ctx.q_vec, pairs, [qstar_vec] * len(pairs))
+    return {pid: DocView(found[pid].title, found[pid].text, v) for pid, v in zip(ids, ctx.vectors(ids), strict=True)}
