@@ -38,6 +38,7 @@ def bucket(gold_key: str, gold: set[str], trace: dict) -> str:
     """The cause of one missing gold paragraph (module docstring), from a CFS trace."""
     static_key = {s["passage_id"]: key_of(s["source"]) for s in trace["static"]}
     walked = trace.get("queries", [])
+    static_key.update({w["from"]: key_of(w["source"]) for w in walked if w.get("spare")})  # retrieve/spare.py
     # a third hop's walk is "from" a kept dynamic document: gold as that document is
     hop_key = {c["passage_id"]: key_of(c["source"]) for walk in walked for c in walk["candidates"]}
     seen = []  # (is the walk's static document gold, decision) for each time it was offered

@@ -1,10 +1,9 @@
 """Typed settings, YAML loading and validation — all of it at load time.
 
-Lookup order: ``--config FILE``, then ``./drrag.yaml``, then the user config dir
-(``$XDG_CONFIG_HOME/drrag/config.yaml``); CLI options are overrides applied in the same
-load. An unknown key, a value of the wrong type, a number under its minimum or a choice
-outside its allowed values is a :class:`ConfigError` that names the key and the file, so
-a typo never silently falls back to a default and never surfaces later, at use.
+Lookup order: ``--config FILE``, ``./drrag.yaml``, then the user config dir (``$XDG_CONFIG_HOME/drrag/config.yaml``);
+CLI options are overrides applied in the same load. An unknown key, a value of the wrong type, a number under its
+minimum or a choice outside its allowed values is a :class:`ConfigError` that names the key and the file, so a typo
+never silently falls back to a default and never surfaces later, at use.
 
 Settings are frozen; a per-call value (``k``, a path) is an argument of the call, a variant a new object::
 
@@ -91,6 +90,7 @@ class RetrievalSettings:
     beside_named: bool = True  # ...and a low-scored named hop's walk its first positive, in a free slot (core.py)
     named_yield: Annotated[float, Min(0.0)] = 0.8  # a doubted named hop yields to a candidate scored >= this
     chain: Annotated[float, Min(0.0)] = 0.8  # a kept dynamic doc's walk gives a third hop scored >= this; 0 = off
+    spare: Annotated[float, Min(0.0)] = 0.7  # a barren walk: a spare first-stage doc's pair >= this joins; 0 = off
 
 
 @dataclass(frozen=True)

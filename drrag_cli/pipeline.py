@@ -113,6 +113,7 @@ class Pipeline:
             beside_named=r.beside_named,
             named_yield=r.named_yield,
             chain=r.chain,
+            spare=r.spare,
         )
 
     def count_tokens(self, text: str) -> int:

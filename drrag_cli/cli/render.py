@@ -275,7 +275,7 @@ def print_trace(retrieval: RetrievalResult, console: Console) -> None:
             f"  [green]static[/green] #{s['passage_id']} {escape(s['title'])}  score={s['score']}", highlight=False
         )
     for q in t.get("queries", []):
-        hop = " (third hop)" if q.get("third_hop") else ""
+        hop = " (third hop)" if q.get("third_hop") else " (spare)" if q.get("spare") else ""
         console.print(f"  [bold]q*{hop}[/bold] from #{q['from']}: {escape(snippet(q['text'], 160))}", highlight=False)
         for pid in q.get("picked", []):
             console.print(f"      picked #{pid}", highlight=False)

@@ -75,6 +75,7 @@ class Params:
     beside_named: bool = True  # ...and, in a free slot, the walk's first positive beside a low-scored one
     named_yield: float = 0.8  # ...unless the classifier doubts the named hop and scores a candidate >= this
     chain: float = 0.8  # CFS walks each kept dynamic document for a third hop scored >= this (0 = off)
+    spare: float = 0.7  # a barren walk: a spare first-stage document's pair scored >= this joins (0 = off)
 
 
 @dataclass

@@ -26,6 +26,7 @@ from functools import partial
 from typing import Any
 
 from drrag_cli.retrieve.context import BaseStrategy, RetrievalResult, RunContext, Selected
+from drrag_cli.retrieve.walks import adds_of, predict_walks, views_of, walk_lists
 from drrag_cli.select import core
 
 
@@ -49,16 +50,18 @@ HYBRID = SingleList("hybrid", "hybrid")
 
 
 STATIC_POOL = 10  # first-stage passages searched for k1 static docs from different files
+SPARE = 2  # first-stage documents after the static ones that a barren walk may call on (retrieve/spare.py)
 
 
-def static_docs(ctx: RunContext) -> list[list[Selected]]:
+def static_docs(ctx: RunContext, spare: int = 0) -> list[list[Selected]]:
     """The k1 static documents: the top of the first stage, one document each. A document
     brings up to ``static_passages`` of its passages found there (the best one leads):
-    a note's table row naming the bridge entity is often not its best-ranked passage."""
-    ranked = ctx.first_stage(ctx.params.k1 + STATIC_POOL)
+    a note's table row naming the bridge entity is often not its best-ranked passage.
+    ``spare`` more documents follow them (the next of the first stage; not traced)."""
+    ranked = ctx.first_stage(ctx.params.k1 + spare + STATIC_POOL)
     found = ctx.fetch([pid for pid, _ in ranked])
     ranked = [(pid, s) for pid, s in ranked if pid in found]
-    leads = core.distinct_docs([pid for pid, _ in ranked], ctx.params.k1, ctx.doc_of)
+    leads = core.distinct_docs([pid for pid, _ in ranked], ctx.params.k1 + spare, ctx.doc_of)
     groups = [
         [Selected(found[pid], "static", s) for pid, s in ranked if ctx.doc_of(pid) == ctx.doc_of(lead)][
             : ctx.params.static_passages
@@ -66,7 +69,7 @@ def static_docs(ctx: RunContext) -> list[list[Selected]]:
         for lead in leads
     ]
     ctx.trace["k1"] = ctx.params.k1
-    ctx.trace["static"] = [d.passage.to_json(score=round(d.score, 6)) for g in groups for d in g]
+    ctx.trace["static"] = [d.passage.to_json(score=round(d.score, 6)) for g in groups[: ctx.params.k1] for d in g]
     return groups
 
 
@@ -90,30 +93,14 @@ def _side_hops(
     return out
 
 
-def _walk_lists(ctx: RunContext, groups: list[list[Selected]], depth: int) -> tuple[list[int], list, list, list]:
-    """Static ids (each document's lead passage), q* texts, embeddings and ranked lists."""
-    texts, vecs, lists = ctx.qstar_lists([[d.passage for d in g] for g in groups], depth)
-    ctx.fetch([pid for ranked in lists for pid, _ in ranked])
-    return [g[0].passage.passage_id for g in groups], texts, vecs, lists
-
-
-def _adds(ctx: RunContext, groups: list[list[Selected]]) -> list[frozenset[str]]:
-    """For each static document, the question's words it lacks (:func:`drrag_cli.select.bridges.missing`)."""
-    from drrag_cli.select import bridges
-
-    return [
-        frozenset(bridges.missing(ctx.question, g[0].passage.title, [d.passage.text for d in g])) for g in groups
-    ]
-
-
 def _qdc(ctx: RunContext) -> tuple[list[Selected], dict[int, Any]]:
     """The QDC context, and the q* embedding of each static document (CIS reuses them)."""
     groups = static_docs(ctx)
-    static_ids, texts, vecs, lists = _walk_lists(ctx, groups, core.qstar_depth(ctx.k))
+    static_ids, texts, vecs, lists = walk_lists(ctx, groups, core.qstar_depth(ctx.k))
     picks = core.qdc_select(static_ids, [[pid for pid, _ in ranked] for ranked in lists], ctx.k, ctx.doc_of)
     score_of = [dict(ranked) for ranked in lists]
     docs = [d for g in groups for d in g]
-    adds = _adds(ctx, groups)
+    adds = adds_of(ctx, groups)
     docs += [
         Selected(ctx.answering(pid, adds[i]), "dynamic", score_of[i][pid], via=static_ids[i]) for pid, i in picks
     ]
@@ -136,26 +123,22 @@ class CFS(BaseStrategy):
     uses_classifier = True
 
     def run(self, question: str, ctx: RunContext) -> RetrievalResult:
-        from drrag_cli.select.classifier import DocView
-
         p = ctx.params
-        groups = static_docs(ctx)
-        static_ids, texts, qstar_vecs, lists = _walk_lists(ctx, groups, p.depth + p.k1 * p.static_passages)
+        groups = static_docs(ctx, SPARE if p.spare else 0)
+        groups, spares = groups[: p.k1], groups[p.k1 :]
+        static_ids, texts, qstar_vecs, lists = walk_lists(ctx, groups, p.depth + p.k1 * p.static_passages)
         linked = ctx.linked([[d.passage.passage_id for d in g] for g in groups], lists)
         walks = core.cfs_walks(
             static_ids, [[pid for pid, _ in ranked] for ranked in lists], p.depth, ctx.doc_of, linked
         )
         ids = sorted({pid for walk in walks for pid, _ in walk} | set(static_ids))
         found = ctx.fetch(ids)
-        views = _views(ctx, ids)
-        for g in groups:  # the classifier reads a static document's passages together
-            lead = views[g[0].passage.passage_id]
-            views[g[0].passage.passage_id] = DocView(lead.title, " ".join(d.passage.text for d in g), lead.vec)
+        views = views_of(ctx, ids, groups)
         owners = [(i, pid) for i, walk in enumerate(walks) for pid, _ in walk]
-        probs = ctx.timed("classify_s", lambda: self._predict(ctx, static_ids, owners, views, qstar_vecs))
+        probs = ctx.timed("classify_s", lambda: predict_walks(ctx, static_ids, owners, views, qstar_vecs))
         prob_of = {owner: float(prob) for owner, prob in zip(owners, probs, strict=True)}
         threshold = ctx.threshold(p.rule)
-        adds = _adds(ctx, groups)
+        adds = adds_of(ctx, groups)
         named = self._named(ctx, groups, walks, found, adds) if p.named_hops else {}
         decisions = core.cfs_select(
             static_ids, walks, prob_of, k=p.k, threshold=threshold, rule=p.rule, per_static=p.per_static,
@@ -172,6 +155,11 @@ class CFS(BaseStrategy):
             )
             for d in core.kept(decisions)
         ]
+        spared: list[dict[str, Any]] = []
+        if spares and not all(any(d.decision == "kept" for d in walk) for walk in decisions):
+            from drrag_cli.retrieve.spare import spare_static
+
+            docs, spared = spare_static(ctx, docs, decisions, static_ids, spares, threshold)
         chained, third = _chain(ctx, docs, p.chain) if p.chain else ([], [])
         docs += chained
         ctx.trace.update(threshold=threshold, rule=p.rule)
@@ -191,7 +179,7 @@ class CFS(BaseStrategy):
                 ],
             }
             for i, walk in enumerate(decisions)
-        ] + third
+        ] + spared + third
         return ctx.result(self.name, docs)
 
     @staticmethod
@@ -200,7 +188,7 @@ class CFS(BaseStrategy):
     ) -> dict[tuple[int, int], tuple[str, int]]:
         """(static index, candidate id) → the name by which the static document leads to
         the candidate and its distance to the question's words
-        (:func:`drrag_cli.select.bridges.names_hop`; ``adds``: :func:`_adds`)."""
+        (:func:`drrag_cli.select.bridges.names_hop`; ``adds``: :func:`~drrag_cli.retrieve.walks.adds_of`)."""
         from drrag_cli.generate.prompts import answer_options
         from drrag_cli.select import bridges
 
@@ -223,14 +211,6 @@ class CFS(BaseStrategy):
                 if hop:
                     out[(i, pid)] = hop
         return out
-
-    @staticmethod
-    def _predict(ctx: RunContext, static_ids: list[int], owners: list, views: dict, qstar_vecs: list) -> Any:
-        if not owners:
-            return []
-        assert ctx.classifier is not None
-        pairs = [(views[static_ids[i]], views[pid]) for i, pid in owners]
-        return ctx.classifier.predict(ctx.question, ctx.q_vec, pairs, [qstar_vecs[i] for i, _ in owners])
 
 
 class CIS(BaseStrategy):
@@ -292,9 +272,9 @@ def _chain(ctx: RunContext, docs: list[Selected], threshold: float) -> tuple[lis
         texts, vecs, lists = ctx.qstar_lists([[hop.passage]], p.depth + 1)
         ranked = enumerate(lists[0], start=1)
         walk = [(pid, score, rank) for rank, (pid, score) in ranked if ctx.doc_of(pid) not in in_context][: p.depth]
-        views = _views(ctx, [hop.passage.passage_id, *(pid for pid, _, _ in walk)])
+        views = views_of(ctx, [hop.passage.passage_id, *(pid for pid, _, _ in walk)])
         owners = [(0, pid) for pid, _, _ in walk]
-        probs = ctx.timed("classify_s", partial(CFS._predict, ctx, [hop.passage.passage_id], owners, views, vecs))
+        probs = ctx.timed("classify_s", partial(predict_walks, ctx, [hop.passage.passage_id], owners, views, vecs))
         candidates = []
         for (pid, score, rank), prob in zip(walk, probs, strict=True):
             decision = "kept" if float(prob) >= threshold else "below threshold"
@@ -308,11 +288,3 @@ def _chain(ctx: RunContext, docs: list[Selected], threshold: float) -> tuple[lis
                 break
         walks.append({"from": hop.passage.passage_id, "text": texts[0], "third_hop": True, "candidates": candidates})
     return kept, walks
-
-
-def _views(ctx: RunContext, ids: list[int]) -> dict[int, Any]:
-    """The classifier's view of each passage: its title, text and embedding."""
-    from drrag_cli.select.classifier import DocView
-
-    found = ctx.fetch(ids)
-    return {pid: DocView(found[pid].title, found[pid].text, v) for pid, v in zip(ids, ctx.vectors(ids), strict=True)}

@@ -1,0 +1,61 @@
+"""CFS's spare first-stage documents (``retrieval.spare``) with real tantivy, hnswlib,
+MiniLM and the shipped classifier: a hiring note outranks Project Heron's overview for
+the question, and its walk keeps nothing; the overview and Tobias's profile, next in the
+first stage, are the pair the question needs."""
+
+from __future__ import annotations
+
+import pytest
+
+from drrag_cli.config import Settings
+from drrag_cli.index.api import Index
+from drrag_cli.pipeline import Pipeline
+from drrag_cli.retrieve.context import RetrievalResult
+from tests.retrieve.bridge_corpus import indexed
+
+QUESTION = "In which city was the lead engineer of Project Heron born?"
+DOCS = {
+    "heron.md": "# Project Heron\n\nProject Heron is a search prototype for field notes. "
+    "Its lead engineer is Tobias Lindqvist, who designed the ranking pipeline.\n",
+    "tobias.md": "# Tobias Lindqvist\n\nTobias Lindqvist grew up by the Fyris river. "
+    "He was born in Uppsala in 1988 and later studied computer science in Lund.\n",
+    "hiring.md": "# Hiring a lead engineer for Project Heron\n\nProject Heron will hire a second lead engineer. "
+    "In which city a lead engineer was born does not matter: Heron engineers work from any city.\n",
+    "recipe.md": "# Lentil soup\n\nSimmer red lentils with cumin, garlic and lemon for twenty minutes.\n",
+}
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory: pytest.TempPathFactory) -> tuple[Index, Settings]:
+    return indexed(tmp_path_factory.mktemp("spare"), DOCS)
+
+
+def run(corpus: tuple[Index, Settings], spare: float, k: int = 2) -> RetrievalResult:
+    index, settings = corpus
+    return Pipeline(settings.replace({"retrieval.spare": spare}), index=index).retrieve(QUESTION, "cfs", k=k)
+
+
+def titles(result: RetrievalResult) -> set[str]:
+    return {d.passage.title for d in result.documents}
+
+
+def test_a_barren_static_document_gives_its_place_to_a_spare_pair(corpus) -> None:  # noqa: ANN001
+    off = run(corpus, 0.0)
+    assert titles(off) == {"Hiring a lead engineer for Project Heron"}  # its walk kept nothing
+    assert not any(q.get("spare") for q in off.trace["queries"])
+    on = run(corpus, 0.5)
+    assert titles(on) == {"Project Heron", "Tobias Lindqvist"}  # k = 2: the hiring note left
+    static = [d for d in on.documents if d.stage == "static"]
+    dynamic = [d for d in on.documents if d.stage == "dynamic"]
+    assert len(static) == 1 and len(dynamic) == 1 and dynamic[0].via == static[0].passage.passage_id
+    assert dynamic[0].classifier_prob >= 0.5
+    spare = [q for q in on.trace["queries"] if q.get("spare")]
+    assert [c["decision"] for q in spare for c in q["candidates"]].count("kept") == 1
+
+
+def test_no_spare_below_its_threshold_nor_once_the_pair_is_found(corpus) -> None:  # noqa: ANN001
+    assert titles(run(corpus, 0.999)) == {"Hiring a lead engineer for Project Heron"}
+    full = run(corpus, 0.5, k=4)  # the overview is a static document: its walk keeps Tobias
+    assert {"Project Heron", "Tobias Lindqvist", "Hiring a lead engineer for Project Heron"} <= titles(full)
+    spare = [c for q in full.trace["queries"] if q.get("spare") for c in q["candidates"]]
+    assert all(c["decision"] == "spare walk" for c in spare)  # the lentil soup is no second hop
