@@ -1,8 +1,9 @@
 """Typed settings, YAML loading and validation — all of it at load time.
 
 Lookup order: ``--config FILE``, ``./drrag.yaml``, then the user config dir (``$XDG_CONFIG_HOME/drrag/config.yaml``);
-CLI options are overrides applied in the same load. An unknown key, a wrong type, a number under its minimum or a
-choice outside its allowed values is a :class:`ConfigError` naming the key and the file: never a silent default.
+CLI options are overrides applied in the same load. An unknown key, a value of the wrong type, a number under its
+minimum or a choice outside its allowed values is a :class:`ConfigError` that names the key and the file, so a typo
+never silently falls back to a default and never surfaces later, at use.
 
 Settings are frozen; a per-call value (``k``, a path) is an argument of the call, a variant a new object::
 
@@ -90,7 +91,6 @@ class RetrievalSettings:
     named_yield: Annotated[float, Min(0.0)] = 0.8  # a doubted named hop yields to a candidate scored >= this
     chain: Annotated[float, Min(0.0)] = 0.8  # a kept dynamic doc's walk gives a third hop scored >= this; 0 = off
     spare: Annotated[float, Min(0.0)] = 0.7  # a barren walk: a spare first-stage doc's pair >= this joins; 0 = off
-    surer: Annotated[float, Min(0.0)] = 0.9  # a walk's first keep under named_yield yields to its best >= this; 0 = off
 
 
 @dataclass(frozen=True)

@@ -114,7 +114,6 @@ class Pipeline:
             named_yield=r.named_yield,
             chain=r.chain,
             spare=r.spare,
-            surer=r.surer,
         )
 
     def count_tokens(self, text: str) -> int:

@@ -76,7 +76,6 @@ class Params:
     named_yield: float = 0.8  # ...unless the classifier doubts the named hop and scores a candidate >= this
     chain: float = 0.8  # CFS walks each kept dynamic document for a third hop scored >= this (0 = off)
     spare: float = 0.7  # a barren walk: a spare first-stage document's pair scored >= this joins (0 = off)
-    surer: float = 0.9  # a walk's first keep scored below named_yield yields to its best scored >= this (0 = off)
 
 
 @dataclass

@@ -143,7 +143,7 @@ class CFS(BaseStrategy):
         decisions = core.cfs_select(
             static_ids, walks, prob_of, k=p.k, threshold=threshold, rule=p.rule, per_static=p.per_static,
             doc=ctx.doc_of, sure={owner: gap for owner, (_, gap) in named.items()}, beside_named=p.beside_named,
-            named_yield=p.named_yield, surer=p.surer,
+            named_yield=p.named_yield,
         )
         score_of = [dict(ranked) for ranked in lists]
         docs = [d for g in groups for d in g]

@@ -138,7 +138,6 @@ def cfs_select(
     sure: Mapping[tuple[int, int], int] | None = None,
     beside_named: bool = False,
     named_yield: float = 0.0,
-    surer: float = 0.0,
 ) -> list[list[Decision]]:
     """CFS (DR-RAG §3.2.2): walk each static document's candidates and keep the first
     ``per_static`` whose C(q, d_static, d) = ``probs[(static index, id)]`` ≥ ``threshold``,
@@ -153,15 +152,14 @@ def cfs_select(
     classifier scored below ``threshold`` still gets its first positive, in a slot the walks
     left free (:func:`_beside_named`). With ``named_yield``, a walk whose named hops the
     classifier all scored below ``threshold`` meets first its candidate scored at least
-    ``named_yield`` (:func:`_yield_to_confident`); with ``surer``, any first keep scored below
-    that yields to the walk's best candidate at ``surer`` (:func:`_yield_to_surer`). Returns every
-    decision, per walk; the kept ones are those with ``decision == "kept"`` (:func:`kept`)."""
+    ``named_yield`` (:func:`_yield_to_confident`). Returns every decision, per walk; the
+    kept ones are those with ``decision == "kept"`` (:func:`kept`)."""
     if rule not in RULES:
         raise ValueError(f"unknown CFS rule {rule!r} (choose {' or '.join(RULES)})")
     doc = doc or _same
     named = sure or {}
     in_context = {doc(pid) for pid in static_ids}
-    orders = _walk_orders(walks, probs, rule, named, (threshold, named_yield, surer))
+    orders = _walk_orders(walks, probs, rule, named, (threshold, named_yield))
     steps: list[list[Decision]] = [[] for _ in orders]  # each walk's decisions so far, in its order
     for turn in range(per_static):  # each static document's first positive, then its second, ...
         for i, order in enumerate(orders):
@@ -217,11 +215,11 @@ def _positive(prob: float | None, threshold: float) -> bool:
 
 def _walk_orders(
     walks: Sequence[Sequence[tuple[int, int]]], probs: Mapping[tuple[int, int], float], rule: str,
-    named: Mapping[tuple[int, int], int], yielding: tuple[float, float, float] = (0.0, 0.0, 0.0),
+    named: Mapping[tuple[int, int], int], yielding: tuple[float, float] = (0.0, 0.0),
 ) -> list[list[tuple[int, int]]]:
     """Each walk in the order CFS meets its candidates: rank order (``best``: probability
-    order), named hops first by their order, unless they yield (``yielding``: the threshold,
-    ``named_yield`` and ``surer``; :func:`_yield_to_confident`, :func:`_yield_to_surer`)."""
+    order), named hops first by their order, unless they yield (``yielding``: the threshold
+    and ``named_yield``, :func:`_yield_to_confident`)."""
     orders = []
     for i, walk in enumerate(walks):
         order = list(walk)
@@ -229,9 +227,7 @@ def _walk_orders(
             order.sort(key=lambda item, i=i: -probs.get((i, item[0]), -1.0))
         order.sort(key=lambda item, i=i: named.get((i, item[0]), math.inf))  # stable
         if yielding[1]:
-            _yield_to_confident(order, i, probs, named, yielding[0], yielding[1])
-            if yielding[2]:
-                _yield_to_surer(order, i, probs, named, *yielding)
+            _yield_to_confident(order, i, probs, named, *yielding)
         orders.append(order)
     return orders
 
@@ -254,30 +250,6 @@ def _yield_to_confident(
     if first is not None:
         order.remove(first)
         order.insert(0, first)
-
-
-def _yield_to_surer(
-    order: list[tuple[int, int]], i: int, probs: Mapping[tuple[int, int], float],
-    named: Mapping[tuple[int, int], int], threshold: float, confident: float, surer: float,
-) -> None:
-    """The candidate walk ``i`` would keep first (a named hop or the first positive) moves
-    behind the walk's most probable other candidate when it is scored below ``confident``
-    and that one at least ``surer``: "Boots (album)" (0.48) before Lee Hazlewood (0.95) for
-    the singer who wrote its title song. The first-positive rule is the paper's, and a
-    walk's later candidates are mostly weaker; only a clearly surer score overrides it
-    (HotpotQA q0-249 +0.4, MuSiQue +0.6 at k = 4, docs/BENCHMARKS.md)."""
-    first = next((item for item in order if (i, item[0]) in named or _positive(probs.get((i, item[0])), threshold)),
-                 None)  # fmt: skip
-    if first is None or _positive(probs.get((i, first[0])), confident):
-        return
-    surest = max(
-        (item for item in order if item != first and (i, item[0]) not in named
-         and _positive(probs.get((i, item[0])), surer)),
-        key=lambda item: probs[(i, item[0])], default=None,
-    )  # fmt: skip
-    if surest is not None:
-        order.remove(surest)
-        order.insert(0, surest)
 
 
 def kept(decisions: Sequence[Sequence[Decision]]) -> list[Decision]:

@@ -57,21 +57,3 @@ def test_a_doubted_named_hop_yields_its_walk_to_a_confident_candidate() -> None:
     unsure = {**probs, (0, 12): 0.7}
     assert [d.pid for d in kept(cfs_select([1, 2], walks, unsure, k=4, threshold=0.5, sure=sure,
                                            named_yield=0.8))] == [10, 21]  # fmt: skip
-
-
-def test_a_first_keep_scored_below_named_yield_yields_to_a_surer_candidate() -> None:
-    """``surer``: the walk's first positive (0.6) or named hop (0.55) goes after its best
-    candidate scored at least 0.9; a first keep scored 0.8 or more, or no candidate that
-    sure, changes nothing."""
-    walks = [[(10, 1), (11, 2), (12, 3)], [(20, 1), (21, 2)]]
-    probs = {(0, 10): 0.6, (0, 11): 0.91, (0, 12): 0.95, (1, 20): 0.3, (1, 21): 0.8}
-
-    def keeps(probs: dict, **extra: object) -> list[int]:
-        return [d.pid for d in kept(cfs_select([1, 2], walks, probs, k=4, threshold=0.5, named_yield=0.8, **extra))]
-
-    assert keeps(probs) == [10, 21]
-    assert keeps(probs, surer=0.9) == [12, 21]  # the most probable, not the first one over 0.9
-    assert keeps({**probs, (0, 10): 0.85}, surer=0.9) == [10, 21]  # confident enough already
-    assert keeps({**probs, (0, 11): 0.7, (0, 12): 0.85}, surer=0.9) == [10, 21]  # nothing that sure
-    named = {**probs, (0, 10): 0.55}
-    assert keeps(named, sure={(0, 10): 1}, surer=0.9) == [12, 21]  # a named hop yields the same way
