@@ -1,7 +1,7 @@
 """CFS's spare first-stage documents (``retrieval.spare``) with real tantivy, hnswlib,
 MiniLM and the shipped classifier: a hiring note outranks Project Heron's overview for
-the question, and its walk keeps nothing; the overview and Tobias's profile, next in the
-first stage, are the pair the question needs."""
+the question, and its walk keeps nothing; the overview and Tobias's profile (the notes of
+:mod:`tests.retrieve.bridge_corpus`), next in the first stage, are the pair it needs."""
 
 from __future__ import annotations
 
@@ -11,17 +11,12 @@ from drrag_cli.config import Settings
 from drrag_cli.index.api import Index
 from drrag_cli.pipeline import Pipeline
 from drrag_cli.retrieve.context import RetrievalResult
-from tests.retrieve.bridge_corpus import indexed
+from tests.retrieve.bridge_corpus import DOCS as BRIDGE
+from tests.retrieve.bridge_corpus import QUESTION, indexed
 
-QUESTION = "In which city was the lead engineer of Project Heron born?"
-DOCS = {
-    "heron.md": "# Project Heron\n\nProject Heron is a search prototype for field notes. "
-    "Its lead engineer is Tobias Lindqvist, who designed the ranking pipeline.\n",
-    "tobias.md": "# Tobias Lindqvist\n\nTobias Lindqvist grew up by the Fyris river. "
-    "He was born in Uppsala in 1988 and later studied computer science in Lund.\n",
+DOCS = {name: BRIDGE[name] for name in ("heron.md", "tobias.md", "recipe.md")} | {
     "hiring.md": "# Hiring a lead engineer for Project Heron\n\nProject Heron will hire a second lead engineer. "
     "In which city a lead engineer was born does not matter: Heron engineers work from any city.\n",
-    "recipe.md": "# Lentil soup\n\nSimmer red lentils with cumin, garlic and lemon for twenty minutes.\n",
 }
 
 
