@@ -149,6 +149,9 @@ CONFIGS = {  # name → (blocks, hidden, alpha, neg_ratio, walk_share[, model])
     "mlp32-neg6-a1": ((), (32,), 1.0, 6.0, 0.5),
     "mlp32-neg3-a3": ((), (32,), 3.0, 3.0, 0.5),
     "gbm-neg3": ((), (), 1.0, 3.0, 0.5, "gbm"),  # train.GBM_PARAMS
+    "gbm-neg6": ((), (), 1.0, 6.0, 0.5, "gbm"),
+    "gbm-neg10": ((), (), 1.0, 10.0, 0.5, "gbm"),
+    "gbm-neg6-walk75": ((), (), 1.0, 6.0, 0.75, "gbm"),
 }
 FOLDS = 5
 
