@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from drrag_cli.generate.description import OPENING, asked_kind, bridge_question, content_words
+from drrag_cli.generate.description import DETERMINERS, OPENING, asked_kind, bridge_question, content_words
 from drrag_cli.index.links import core_title
 from drrag_cli.ingest.units import units
 from drrag_cli.select.bridges import CALENDAR, NAME_RE, STOP, WORD_RE, inside, topic_name, topic_units
@@ -180,7 +180,7 @@ def _names_a_document(question: str, asked: str, documents: Sequence[Selected]) 
     head = next((i for i, (a, b) in enumerate(zip(said, new, strict=False)) if a != b), 0)
     tail = next((i for i, (a, b) in enumerate(zip(reversed(said), reversed(new), strict=False)) if a != b), 0)
     replaced = said[head : len(said) - tail]
-    if replaced[:1] and replaced[0].lower() in ("the", "a", "an"):
+    if replaced[:1] and replaced[0].lower() in DETERMINERS:
         replaced = replaced[1:]
     phrase = " ".join(replaced).lower()
     return any(phrase == core_title(d.passage.title).strip().lower() for d in documents)

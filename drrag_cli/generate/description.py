@@ -15,7 +15,7 @@ from drrag_cli.generate.prompts import answer_options, neutralise
 from drrag_cli.index.links import core_title
 from drrag_cli.select.bridges import STOP, WORD_RE
 
-_DETERMINERS = frozenset({"the", "a", "an"})
+DETERMINERS = frozenset({"the", "a", "an"})
 _RELATIVE = frozenset({"that", "which", "who", "whom"})
 _DO = frozenset({"do", "does", "did"})
 _BE = frozenset({"is", "are", "was", "were", "has", "have", "had"})
@@ -53,7 +53,7 @@ def bridge_question(question: str, entity: str, near: str | None = None, about: 
     if not opens or opens[-1] not in _WH or (len(opens) == 2 and opens[0] not in _PREPOSITIONS):
         return _leading_description(words, lower, entity, near, about)
     for i in range(len(opens), len(words)):
-        if lower[i] not in _DETERMINERS or _names(words, i):
+        if lower[i] not in DETERMINERS or _names(words, i):
             continue  # "What treaty ceded territory to [the US] extending ...": a name, not a description
         if _WH & set(lower[len(opens) : i]):
             return None  # "Where did [who argued that ...] declare ...?": a question inside the question
@@ -90,7 +90,7 @@ def _innermost(words: list[str], lower: list[str], at: int, end: int, near: str 
     if near is None:
         return at
     for j in range(end - 2, at, -1):
-        if lower[j] not in _DETERMINERS or lower[j - 1] not in _PREPOSITIONS or _names(words, j):
+        if lower[j] not in DETERMINERS or lower[j - 1] not in _PREPOSITIONS or _names(words, j):
             continue
         if (_RELATIVE | {"where", "when"}) & set(lower[at:j]):
             continue
@@ -135,7 +135,7 @@ def _one_phrase(span: list[str]) -> bool:
         return False
     if _RELATIVE & set(span) or {"where", "when"} & set(span):
         return True  # a relative clause holds its own verb and objects
-    return all(span[j - 1] in _PREPOSITIONS for j in range(1, len(span)) if span[j] in _DETERMINERS)
+    return all(span[j - 1] in _PREPOSITIONS for j in range(1, len(span)) if span[j] in DETERMINERS)
 
 
 _DONE_BY_WORDS = 4  # between the determiner and the title: a longer stretch holds a clause of its own
@@ -180,7 +180,7 @@ def _inner_description(
     if near is None:
         return None
     for j in range(at + 2, len(words) - 2):
-        if lower[j] in _DETERMINERS and lower[j - 1] == "of" and _RELATIVE & set(lower[j + 1 :]):
+        if lower[j] in DETERMINERS and lower[j - 1] == "of" and _RELATIVE & set(lower[j + 1 :]):
             if not _describes(" ".join(words[j:]), near, about):
                 return None
             return " ".join([*words[:j], entity]) + "?"
@@ -200,7 +200,7 @@ def _leading_description(
     question word must follow it, and the static document must describe the entity with a
     word of it beyond its own title (``near``, ``about``: "The Album Against the Wind was
     the 11th album of ..." is about the album, not the singer). One sentence, no comma."""
-    if near is None or not lower or lower[0] not in _DETERMINERS or any("," in w or "." in w[:-1] for w in words):
+    if near is None or not lower or lower[0] not in DETERMINERS or any("," in w or "." in w[:-1] for w in words):
         return None
     end = next((i for i, w in enumerate(lower) if w in _AUX), None)
     if end is None or end < 3 or not _WH & set(lower[end + 1 :]) or _RELATIVE & {lower[end - 1]}:

@@ -48,7 +48,8 @@ def spare_static(
     threshold: float,
 ) -> tuple[list[Selected], list[dict[str, Any]]]:
     """``docs`` with the best spare pair added (module docstring), and the spare walks for
-    the trace (``"spare": true``); ``docs`` as they are when no spare reaches it."""
+    the trace (``"spare": true``); ``docs`` as they are when every walk kept something,
+    there are no ``spares`` (``retrieval.spare: 0``) or no spare reaches it."""
     barren = [static_ids[i] for i, walk in enumerate(decisions) if not any(d.decision == "kept" for d in walk)]
     taken = {ctx.doc_of(d.passage.passage_id) for d in docs}
     spares = [g for g in spares if ctx.doc_of(g[0].passage.passage_id) not in taken]
@@ -61,9 +62,9 @@ def spare_static(
     prob_of = {owner: float(prob) for owner, prob in zip(owners, probs, strict=True)}
     firsts = {i: next(((pid, prob_of[(i, pid)]) for pid, _ in walk if prob_of[(i, pid)] >= threshold), None)
               for i, walk in enumerate(walks)}  # fmt: skip
-    scored = sorted(((f[1], i) for i, f in firsts.items() if f and f[1] >= ctx.params.spare), reverse=True)
-    kept = _room(ctx, docs, barren) if scored else None
-    best = scored[0][1] if scored and kept is not None else None
+    top = max(((f[1], i) for i, f in firsts.items() if f and f[1] >= ctx.params.spare), default=None)
+    kept = _room(ctx, docs, barren) if top else None
+    best = top[1] if top and kept is not None else None
     trace = [
         {"from": ids[i], "source": spares[i][0].passage.source, "text": texts[i], "spare": True, "candidates": [
             {**ctx.fetch([pid])[pid].to_json(), "rank": rank, "classifier_prob": round(prob_of[(i, pid)], 4),

@@ -26,6 +26,7 @@ from functools import partial
 from typing import Any
 
 from drrag_cli.retrieve.context import BaseStrategy, RetrievalResult, RunContext, Selected
+from drrag_cli.retrieve.spare import spare_static
 from drrag_cli.retrieve.walks import adds_of, predict_walks, views_of, walk_lists
 from drrag_cli.select import core
 
@@ -155,11 +156,7 @@ class CFS(BaseStrategy):
             )
             for d in core.kept(decisions)
         ]
-        spared: list[dict[str, Any]] = []
-        if spares and not all(any(d.decision == "kept" for d in walk) for walk in decisions):
-            from drrag_cli.retrieve.spare import spare_static
-
-            docs, spared = spare_static(ctx, docs, decisions, static_ids, spares, threshold)
+        docs, spared = spare_static(ctx, docs, decisions, static_ids, spares, threshold)
         chained, third = _chain(ctx, docs, p.chain) if p.chain else ([], [])
         docs += chained
         ctx.trace.update(threshold=threshold, rule=p.rule)
