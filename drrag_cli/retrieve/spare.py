@@ -26,8 +26,11 @@ if TYPE_CHECKING:
     from drrag_cli.retrieve.context import RunContext
 
 
-def _walks(ctx: RunContext, spares: list[list[Selected]], taken: set[object]) -> tuple[list, list, list, list]:
-    """(spare lead ids, q* texts, q* embeddings, walks) with no document ``taken``."""
+def _walks(
+    ctx: RunContext, spares: list[list[Selected]], taken: set[object]
+) -> tuple[list, list, list, list, list[dict[int, float]]]:
+    """(spare lead ids, q* texts, q* embeddings, walks with no document ``taken``, each
+    walk's q* scores by candidate id)."""
     p = ctx.params
     ids, texts, vecs, lists = walk_lists(ctx, spares, p.depth + len(spares) * p.static_passages)
     linked = ctx.linked([[d.passage.passage_id for d in g] for g in spares], lists)
@@ -36,7 +39,7 @@ def _walks(ctx: RunContext, spares: list[list[Selected]], taken: set[object]) ->
         for lead, ranked, links in zip(ids, lists, linked, strict=True)
     ]
     walks = [[(pid, rank) for pid, rank in walk if ctx.doc_of(pid) not in taken] for walk in walks]
-    return ids, texts, vecs, walks
+    return ids, texts, vecs, walks, [dict(ranked) for ranked in lists]
 
 
 def spare_static(
@@ -55,7 +58,7 @@ def spare_static(
     spares = [g for g in spares if ctx.doc_of(g[0].passage.passage_id) not in taken]
     if not barren or not spares:
         return docs, []
-    ids, texts, vecs, walks = _walks(ctx, spares, taken)
+    ids, texts, vecs, walks, scores = _walks(ctx, spares, taken)
     views = views_of(ctx, sorted({pid for walk in walks for pid, _ in walk} | set(ids)), spares)
     owners = [(i, pid) for i, walk in enumerate(walks) for pid, _ in walk]
     probs = ctx.timed("classify_s", lambda: predict_walks(ctx, ids, owners, views, vecs))
@@ -67,7 +70,8 @@ def spare_static(
     best = top[1] if top and kept is not None else None
     trace = [
         {"from": ids[i], "source": spares[i][0].passage.source, "text": texts[i], "spare": True, "candidates": [
-            {**ctx.fetch([pid])[pid].to_json(), "rank": rank, "classifier_prob": round(prob_of[(i, pid)], 4),
+            {**ctx.fetch([pid])[pid].to_json(score=round(scores[i].get(pid, 0.0), 6)), "rank": rank,
+             "classifier_prob": round(prob_of[(i, pid)], 4),
              "decision": "kept" if i == best and pid == firsts[i][0] else "spare walk"}  # type: ignore[index]
             for pid, rank in walk
         ]}
@@ -77,7 +81,8 @@ def spare_static(
         return docs, trace
     pid, prob = firsts[best]  # type: ignore[misc]
     joined = [Selected(d.passage, "static", d.score) for d in spares[best]]
-    hop = Selected(ctx.answering(pid, adds_of(ctx, [spares[best]])[0]), "dynamic", 0.0, prob, via=ids[best])
+    score = scores[best].get(pid, 0.0)
+    hop = Selected(ctx.answering(pid, adds_of(ctx, [spares[best]])[0]), "dynamic", score, prob, via=ids[best])
     return [*kept, *joined, hop], trace
 
 

@@ -46,6 +46,9 @@ def test_a_barren_static_document_gives_its_place_to_a_spare_pair(corpus) -> Non
     assert dynamic[0].classifier_prob >= 0.5
     spare = [q for q in on.trace["queries"] if q.get("spare")]
     assert [c["decision"] for q in spare for c in q["candidates"]].count("kept") == 1
+    kept = next(c for q in spare for c in q["candidates"] if c["decision"] == "kept")
+    assert all(c["score"] > 0 for q in spare for c in q["candidates"] if c["rank"])  # q* scores, as CFS's walks
+    assert round(dynamic[0].score, 6) == kept["score"] > 0
 
 
 def test_no_spare_below_its_threshold_nor_once_the_pair_is_found(corpus) -> None:  # noqa: ANN001
