@@ -30,7 +30,6 @@ hotpot_dev250_499 retrieval.spare=0     # another order, beside a run in the def
 from __future__ import annotations
 
 import json
-import random
 import subprocess
 import sys
 from pathlib import Path
@@ -42,10 +41,11 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import train_classifier as tc  # noqa: E402
+from spare_replay import FOLDS, fold_models, folds  # noqa: E402
 
 OUT = ROOT / "benchmarks" / "out" / "oof"
 DATA = ROOT.parent / "shared" / "data"
-FOLDS, KS = 5, (3, 4, 6)
+KS = (3, 4, 6)
 # pool name → the eval's arguments; the pool's question i is the file's question offset + i
 SETS = {
     "hotpot_train100": ([str(DATA / "hotpotqa/train100.hotpot.json"), "--corpus",
@@ -56,37 +56,18 @@ SETS = {
 }
 
 
-def folds(n: int, name: str) -> dict[int, int]:
-    """Question index → fold, as spare_replay.py and train_classifier.py draw them."""
-    qs = list(range(n))
-    random.Random(f"cv:{name}").shuffle(qs)
-    return {q: i % FOLDS for i, q in enumerate(qs)}
-
-
 def fit() -> None:
     """Five fold models of the shipped recipe, saved with the shipped model's settings."""
     from drrag_cli.select.classifier import RelevanceClassifier
-    from drrag_cli.select.train import balanced_rows, fit_model
 
     shipped = RelevanceClassifier.load()
-    pools = tc.load_pools()
-    feats = {n: tc.Feats(pools[n]) for n in tc.TRAIN}
-    fold = {n: folds(len(pools[n].questions), n) for n in tc.TRAIN}
-    for f in range(FOLDS):
-        xs, ys = [], []
-        for n in tc.TRAIN:
-            rows = balanced_rows(pools[n], {q for q, g in fold[n].items() if g != f}, f, 3.0, 0.5)
-            xs.append(feats[n].matrix(tc.triples_of(pools[n], rows), ()))
-            ys.append(np.array([pools[n].label[r] for r in rows]))
-        keep = ("thresholds", "embedding_model", "version")
-        meta = {"vector_blocks": [], "dim": 384, **{k: shipped.meta[k] for k in keep}}
-        clf, _, _ = fit_model(np.concatenate(xs), np.concatenate(ys), hidden=(), alpha=1.0, seed=f,
-                              meta=meta, model="gbm")
+    keep = ("thresholds", "embedding_model", "version")
+    for f, clf, fold in fold_models(tc.load_pools(), {k: shipped.meta[k] for k in keep}):
         clf.fallback, clf.threshold = shipped.fallback, shipped.threshold
         clf.meta["fold"] = {"of": FOLDS, "held_out": f, "sets": {n: sorted(q for q, g in fold[n].items() if g == f)
                                                                 for n in tc.TRAIN}}
         clf.save(OUT / f"fold{f}")
-        print(f"fold {f}: {int(np.concatenate(ys).sum())} positive pairs of {sum(len(y) for y in ys)}", flush=True)
+        print(f"fold {f} saved to {OUT / f'fold{f}'}", flush=True)
 
 
 def _eval(name: str, f: int, settings: list[str]) -> list[dict]:

@@ -63,18 +63,21 @@ def context(pool, q: int, scores: dict, threshold: float, tau: float | None) -> 
     return ctx + [s, d] if len(ctx) + 2 <= K else ctx
 
 
-def out_of_fold(pools: dict) -> dict[str, dict]:
-    """C(q, d1, d2) for every replayed triple of the training pools, each from a model of
-    the shipped recipe (train.py's trees, 3 negatives per positive) that never saw q."""
+def folds(n: int, name: str) -> dict[int, int]:
+    """Question index → fold for a training set of ``n`` questions (train_classifier.py's draw)."""
+    qs = list(range(n))
+    random.Random(f"cv:{name}").shuffle(qs)
+    return {q: i % FOLDS for i, q in enumerate(qs)}
+
+
+def fold_models(pools: dict, meta: dict | None = None):
+    """For each of the five folds: (fold, a model of the shipped recipe (train.py's trees, 3
+    negatives per positive, half from the walks) fitted on the other folds' questions, and
+    each training set's question → fold)."""
     from drrag_cli.select.train import balanced_rows, fit_model
 
     feats = {n: tc.Feats(pools[n]) for n in tc.TRAIN}
-    fold = {}
-    for n in tc.TRAIN:
-        qs = list(range(len(pools[n].questions)))
-        random.Random(f"cv:{n}").shuffle(qs)
-        fold[n] = {q: i % FOLDS for i, q in enumerate(qs)}
-    scores: dict[str, dict] = {n: {} for n in tc.TRAIN}
+    fold = {n: folds(len(pools[n].questions), n) for n in tc.TRAIN}
     for f in range(FOLDS):
         xs, ys = [], []
         for n in tc.TRAIN:
@@ -82,7 +85,16 @@ def out_of_fold(pools: dict) -> dict[str, dict]:
             xs.append(feats[n].matrix(tc.triples_of(pools[n], rows), ()))
             ys.append(np.array([pools[n].label[r] for r in rows]))
         clf, _, _ = fit_model(np.concatenate(xs), np.concatenate(ys), hidden=(), alpha=1.0, seed=f,
-                              meta={"vector_blocks": [], "dim": 384}, model="gbm")
+                              meta={"vector_blocks": [], "dim": 384, **(meta or {})}, model="gbm")
+        yield f, clf, fold
+
+
+def out_of_fold(pools: dict) -> dict[str, dict]:
+    """C(q, d1, d2) for every replayed triple of the training pools, each from a fold model
+    (:func:`fold_models`) that never saw q."""
+    feats = {n: tc.Feats(pools[n]) for n in tc.TRAIN}
+    scores: dict[str, dict] = {n: {} for n in tc.TRAIN}
+    for f, clf, fold in fold_models(pools):
         for n in tc.TRAIN:
             walk = cfs_triples(pools[n], sorted(q for q, g in fold[n].items() if g == f), n_static=4)
             scores[n].update(zip(walk, clf.forward(feats[n].matrix(walk, ())), strict=True))
