@@ -74,12 +74,15 @@ def _eval(name: str, f: int, settings: list[str]) -> list[dict]:
     args, _, _ = SETS[name]
     folder = OUT / "runs" / name / f"{'+'.join(settings) or 'shipped'}" / f"fold{f}"
     folder.mkdir(parents=True, exist_ok=True)
-    lines = [f"classifier:\n  path: {OUT / f'fold{f}'}"]
+    sections: dict[str, dict[str, str]] = {"classifier": {"path": str(OUT / f"fold{f}")}}
     for item in settings:
         key, value = item.split("=", 1)
         section, field = key.split(".", 1)
-        lines.append(f"{section}:\n  {field}: {value}")
-    (folder / "config.yaml").write_text("\n".join(lines) + "\n")
+        if (section, field) == ("classifier", "path"):
+            sys.exit("classifier.path is the fold model's")
+        sections.setdefault(section, {})[field] = value  # one mapping per section: YAML keeps a repeated key's last
+    yaml = [f"{name}:\n" + "".join(f"  {k}: {v}\n" for k, v in fields.items()) for name, fields in sections.items()]
+    (folder / "config.yaml").write_text("".join(yaml))
     if not (folder / "out" / "results.json").is_file():
         cmd = [str(ROOT / ".venv/bin/drrag"), "eval", *args, "--no-llm", "-s", "cfs", "-k", ",".join(map(str, KS)),
                "-c", str(folder / "config.yaml"), "--out", str(folder / "out"), "--force"]
