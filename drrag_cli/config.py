@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
+from drrag_cli.configfile import read_config
 from drrag_cli.errors import ConfigError
 
 DEFAULT_EXCLUDE = (".*", "node_modules", "__pycache__", "*.pyc", "venv", ".venv")
@@ -234,31 +235,12 @@ def load_settings(config: str | Path | None = None, overrides: Mapping[str, Any]
     """Defaults, updated from the first config file found (see module docstring), then
     from ``overrides`` (dotted keys, ``None`` values ignored: an option not given)."""
     path = find_config(config)
-    raw = _read_yaml(path) if path is not None else {}
+    raw = read_config(path) if path is not None else {}
     given = {k: v for k, v in (overrides or {}).items() if v is not None}
     settings = _build(Settings(), {str(path) if path else "": raw}, where=str(path) if path else "defaults")
     if given:
         settings = _build(settings, {"": given}, where="command-line options")
     return dataclasses.replace(settings, source=str(path) if path else "defaults")
-
-
-def _read_yaml(path: Path) -> dict[str, Any]:
-    import yaml  # lazy: only when a config file exists
-
-    try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"cannot read config {path}: {exc}") from exc
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f" line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
-        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-        raise ConfigError(f"config {path}{where} is not valid YAML: {problem}") from exc
-    if raw is None:
-        return {}
-    if not isinstance(raw, dict):
-        raise ConfigError(f"config {path} must be a mapping of sections (index:, search:, ...)")
-    return raw
 
 
 def _build(base: Settings, sources: Mapping[str, Mapping[str, Any]], where: str) -> Settings:

@@ -49,6 +49,9 @@ def test_help_shows_examples(cli) -> None:  # noqa: ANN001
         ("serch:\n  k: 3\n", "unknown section 'serch'"),
         ("index:\n  exclude: .git\n", "'index.exclude'"),
         ("search: [1, 2\n", "not valid YAML"),
+        ("search:\n  k: 3\nindex:\n  path: ix\nsearch:\n  mode: bm25\n",
+         "line 5, column 1 is not valid YAML: 'search' is given twice (first on line 1)"),
+        ("search:\n  k: 3\n  k: 5\n", "'k' is given twice (first on line 2)"),
         ("- just\n- a list\n", "mapping"),
     ],
 )
