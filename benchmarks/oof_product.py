@@ -41,7 +41,8 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import train_classifier as tc  # noqa: E402
-from spare_replay import FOLDS, fold_models, folds  # noqa: E402
+from spare_replay import fold_models  # noqa: E402
+from train_classifier import FOLDS, folds  # noqa: E402
 
 OUT = ROOT / "benchmarks" / "out" / "oof"
 DATA = ROOT.parent / "shared" / "data"
@@ -100,7 +101,8 @@ def run(label: str, settings: list[str], order: list[str] | None = None) -> dict
     for name in order or list(SETS):
         args, offset, n = SETS[name]
         qids = [ex.qid for ex in load_dataset(args[0]).examples[offset : offset + n]]
-        fold = {qid: folds(n, name)[i] for i, qid in enumerate(qids)}
+        of = folds(n, name)
+        fold = {qid: of[i] for i, qid in enumerate(qids)}
         rows = [r for f in range(FOLDS) for r in _eval(name, f, settings) if fold.get(r["qid"]) == f]
         report[name] = {
             f"k{k}": {"recall": round(100 * float(np.mean([r["recall"] for r in rows if r["k"] == k])), 2),

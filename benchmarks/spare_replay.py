@@ -15,7 +15,6 @@ sets is). With ``--test`` the shipped model scores the test pools instead.
 from __future__ import annotations
 
 import argparse
-import random
 import sys
 from pathlib import Path
 
@@ -28,7 +27,7 @@ import train_classifier as tc  # noqa: E402
 
 from drrag_cli.select.simulate import WALK_DEPTH, cfs_scores, cfs_triples, linked, recall_of  # noqa: E402
 
-K, SPARES, FOLDS = 4, (2, 3), 5
+K, SPARES = 4, (2, 3)
 TAUS = (None, 0.5, 0.6, 0.7, 0.8, 0.9)
 
 
@@ -63,29 +62,22 @@ def context(pool, q: int, scores: dict, threshold: float, tau: float | None) -> 
     return ctx + [s, d] if len(ctx) + 2 <= K else ctx
 
 
-def folds(n: int, name: str) -> dict[int, int]:
-    """Question index → fold for a training set of ``n`` questions (train_classifier.py's draw)."""
-    qs = list(range(n))
-    random.Random(f"cv:{name}").shuffle(qs)
-    return {q: i % FOLDS for i, q in enumerate(qs)}
-
-
-def fold_models(pools: dict, meta: dict | None = None):
+def fold_models(pools: dict, meta: dict | None = None, feats: dict | None = None):
     """For each of the five folds: (fold, a model of the shipped recipe (train.py's trees, 3
     negatives per positive, half from the walks) fitted on the other folds' questions, and
-    each training set's question → fold)."""
-    from drrag_cli.select.train import balanced_rows, fit_model
+    each training set's question → fold). ``feats``: the pools' feature caches, to share."""
+    from drrag_cli.select.train import DEFAULT_MODEL, DEFAULT_NEG_RATIO, balanced_rows, fit_model
 
-    feats = {n: tc.Feats(pools[n]) for n in tc.TRAIN}
-    fold = {n: folds(len(pools[n].questions), n) for n in tc.TRAIN}
-    for f in range(FOLDS):
+    feats = feats or {n: tc.Feats(pools[n]) for n in tc.TRAIN}
+    fold = {n: tc.folds(len(pools[n].questions), n) for n in tc.TRAIN}
+    for f in range(tc.FOLDS):
         xs, ys = [], []
         for n in tc.TRAIN:
-            rows = balanced_rows(pools[n], {q for q, g in fold[n].items() if g != f}, f, 3.0, 0.5)
+            rows = balanced_rows(pools[n], {q for q, g in fold[n].items() if g != f}, f, DEFAULT_NEG_RATIO)
             xs.append(feats[n].matrix(tc.triples_of(pools[n], rows), ()))
             ys.append(np.array([pools[n].label[r] for r in rows]))
         clf, _, _ = fit_model(np.concatenate(xs), np.concatenate(ys), hidden=(), alpha=1.0, seed=f,
-                              meta={"vector_blocks": [], "dim": 384, **(meta or {})}, model="gbm")
+                              meta={"vector_blocks": [], "dim": 384, **(meta or {})}, model=DEFAULT_MODEL)
         yield f, clf, fold
 
 
@@ -94,7 +86,7 @@ def out_of_fold(pools: dict) -> dict[str, dict]:
     (:func:`fold_models`) that never saw q."""
     feats = {n: tc.Feats(pools[n]) for n in tc.TRAIN}
     scores: dict[str, dict] = {n: {} for n in tc.TRAIN}
-    for f, clf, fold in fold_models(pools):
+    for f, clf, fold in fold_models(pools, feats=feats):
         for n in tc.TRAIN:
             walk = cfs_triples(pools[n], sorted(q for q, g in fold[n].items() if g == f), n_static=4)
             scores[n].update(zip(walk, clf.forward(feats[n].matrix(walk, ())), strict=True))

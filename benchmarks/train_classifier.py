@@ -156,24 +156,28 @@ CONFIGS = {  # name → (blocks, hidden, alpha, neg_ratio, walk_share[, model])
 FOLDS = 5
 
 
+def folds(n: int, name: str) -> dict[int, int]:
+    """Question index → fold for the training set ``name`` of ``n`` questions (whole questions,
+    the same draw every run)."""
+    import random
+
+    qs = list(range(n))
+    random.Random(f"cv:{name}").shuffle(qs)
+    return {q: i % FOLDS for i, q in enumerate(qs)}
+
+
 def compare(only: list[str] | None = None) -> None:
     """Out-of-fold (5 folds over whole training questions) comparison of configs.
 
     Every training question gets scores from a model that never saw it; the threshold
     is then chosen once on the pooled out-of-fold CFS simulation. Test sets untouched.
     """
-    import random
-
     from drrag_cli.select.simulate import KS, cfs_triples, choose_threshold, simulate_cfs
     from drrag_cli.select.train import balanced_rows, fit_model, pair_metrics
 
     pools = load_pools()
     feats = {n: Feats(pools[n]) for n in TRAIN}
-    fold = {}
-    for n in TRAIN:
-        qs = list(range(len(pools[n].questions)))
-        random.Random(f"cv:{n}").shuffle(qs)
-        fold[n] = {q: i % FOLDS for i, q in enumerate(qs)}
+    fold = {n: folds(len(pools[n].questions), n) for n in TRAIN}
     results = {}
     for name, (blocks, hidden, alpha, neg_ratio, walk_share, *model) in CONFIGS.items():
         if only and name not in only:
