@@ -77,10 +77,8 @@ def _eval(name: str, f: int, settings: list[str]) -> list[dict]:
     folder.mkdir(parents=True, exist_ok=True)
     sections: dict[str, dict[str, str]] = {"classifier": {"path": str(OUT / f"fold{f}")}}
     for item in settings:
-        key, value = item.split("=", 1)
-        section, field = key.split(".", 1)
-        if (section, field) == ("classifier", "path"):
-            sys.exit("classifier.path is the fold model's")
+        key, _, value = item.partition("=")
+        section, _, field = key.partition(".")
         sections.setdefault(section, {})[field] = value  # one mapping per section: YAML keeps a repeated key's last
     yaml = [f"{name}:\n" + "".join(f"  {k}: {v}\n" for k, v in fields.items()) for name, fields in sections.items()]
     (folder / "config.yaml").write_text("".join(yaml))
@@ -123,6 +121,12 @@ def main() -> None:
         fit()
     elif sys.argv[1:2] == ["run"] and len(sys.argv) >= 3:
         settings = [a for a in sys.argv[3:] if not a.startswith("--sets=")]
+        for item in settings:
+            key, _, value = item.partition("=")
+            if "." not in key.strip(".") or not value:
+                sys.exit(f"setting {item!r} is not section.key=value (for example retrieval.chain=0)")
+            if key == "classifier.path":
+                sys.exit("classifier.path is the fold model's; give another setting")
         order = [a.split("=", 1)[1].split(",") for a in sys.argv[3:] if a.startswith("--sets=")]
         run(sys.argv[2], settings, order[0] if order else None)
     else:
