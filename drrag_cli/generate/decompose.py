@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from drrag_cli.generate.description import DETERMINERS, OPENING, asked_kind, bridge_question, content_words
-from drrag_cli.index.links import core_title
+from drrag_cli.index.links import core_title, explicit_links, links_to
 from drrag_cli.ingest.units import units
 from drrag_cli.select.bridges import CALENDAR, NAME_RE, STOP, WORD_RE, inside, topic_name, topic_units
 from drrag_cli.select.bridges import about as is_about  # `about` names a title here
@@ -166,10 +166,35 @@ def _described_bridge(question: str, documents: Sequence[Selected]) -> tuple[str
     for group in _by_static(documents):
         for find in (lambda g=group: named_bridge(g), lambda g=group: mentioned_bridge(question, g)):
             bridge = find()
+            bridge = _linked_instead(question, bridge, group) if bridge else None
             asked = bridge_question(question, bridge.entity, bridge.near, bridge.about) if bridge else None
             if asked and bridge and not _names_a_document(question, asked, documents):
                 return asked, bridge
     return None
+
+
+def _linked_instead(question: str, bridge: Bridge, documents: Sequence[Selected]) -> Bridge:
+    """The document an explicit link in the bridge's words points to, instead of the bridge,
+    when the link stands nearer the question's own words there: "Its current chair is
+    [[Marisol Okonkwo]], who took over from Peter Hale in 2021" names Peter Hale (CFS's named
+    hop, found through the club note) and links Marisol's note, and "the current chair of
+    the Elmstead garden club" is her. The linked document must be in the context."""
+    near = bridge.near.lower()
+    cues = content_words(question) - content_words(bridge.about) - content_words(bridge.entity)
+    at = [m.start() for m in WORD_RE.finditer(near) if m.group() in cues]
+    named = [m.start() for m in re.finditer(re.escape(bridge.entity.lower()), near)]
+    if not at or not named:
+        return bridge
+
+    def gap(offset: int) -> int:
+        return min(abs(offset - a) for a in at)
+
+    for offset, target in explicit_links(near):
+        for d in documents:
+            linked = d.passage.source != bridge.source and links_to(target, d.passage.source, d.passage.title)
+            if linked and gap(offset) < min(map(gap, named)):
+                return Bridge(d.passage.title.strip(), bridge.near, bridge.about, d.passage.source)
+    return bridge
 
 
 def _names_a_document(question: str, asked: str, documents: Sequence[Selected]) -> bool:

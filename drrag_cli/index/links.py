@@ -22,6 +22,7 @@ import posixpath
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from urllib.parse import unquote
 
 MAX_TITLE_WORDS = 6  # longer titles are never looked up as mentions
 MIN_SINGLE_WORD = 4  # a one-word title needs this many characters (and a capital)
@@ -45,6 +46,23 @@ def core_title(title: str) -> str:
     """"Heron (film)" → "Heron"; "Heron: project overview" → "Heron"."""
     core = _PAREN.sub("", title).strip() or title
     return core.split(": ", 1)[0].strip() or core
+
+
+def explicit_links(text: str) -> list[tuple[int, str]]:
+    """[(offset, target)] of the markdown links (``[x](people/x.md)``: the path) and
+    wiki-links (``[[X]]``: the name) in ``text``, in order; web and mail links left out."""
+    found = [(m.start(), m.group(1)) for m in _MD_LINK.finditer(text) if "://" not in m.group(1)]
+    found += [(m.start(), m.group(1).strip()) for m in _WIKI_LINK.finditer(text)]
+    return sorted(t for t in found if not t[1].startswith("mailto:"))
+
+
+def links_to(target: str, source: str, title: str) -> bool:
+    """A link's ``target`` (from :func:`explicit_links`) names the document at ``source``
+    titled ``title``: the same file name, or a wiki name that is its title or file name."""
+    file = source.split("#", 1)[0].replace("\\", "/")
+    stem = posixpath.splitext(posixpath.basename(file))[0].lower()
+    name = posixpath.splitext(posixpath.basename(unquote(target).replace("\\", "/")))[0].lower()
+    return name == stem or target.strip().lower() == title.strip().lower()
 
 
 def _words(text: str) -> list[str]:
@@ -88,6 +106,7 @@ class LinkFinder:
         for target in _MD_LINK.findall(text):
             if "://" in target or target.startswith("mailto:"):
                 continue
+            target = unquote(target)  # [x](Marisol%20Okonkwo.md)
             doc = self.by_path.get(_norm_path(posixpath.join(base, target)))
             if doc is None:
                 name = posixpath.splitext(posixpath.basename(target))[0].lower()

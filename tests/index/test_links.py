@@ -6,7 +6,7 @@ from pathlib import Path
 
 from drrag_cli.config import Settings
 from drrag_cli.index.api import Index
-from drrag_cli.index.links import DocRef, LinkFinder, core_title, find_links
+from drrag_cli.index.links import DocRef, LinkFinder, core_title, explicit_links, find_links, links_to
 from drrag_cli.select.features import link_order
 
 DOCS = [
@@ -36,6 +36,16 @@ def test_mentions_are_whole_words_and_one_word_titles_need_a_capital() -> None:
     assert finder.links("x.md", "tobias lindqvist said", own=0) == [(2, "mention")]  # two words: any case
     assert finder.links("people/tobias-lindqvist.md", "Tobias Lindqvist", own=2) == []  # never itself
     assert finder.links("x.md", "[site](https://example.com/clients.md) [[nowhere]]", own=0) == []
+
+
+def test_explicit_links_and_what_they_point_to() -> None:
+    text = "see [[Marisol Okonkwo|Marisol]], [the plan](../plans/q3%20plan.md) and [web](https://x.org/a.md)"
+    assert explicit_links(text) == [(4, "Marisol Okonkwo"), (33, "../plans/q3%20plan.md")]
+    assert links_to("Marisol Okonkwo", "people/marisol.md", "Marisol Okonkwo")  # a wiki name: the title
+    assert links_to("../plans/q3%20plan.md", "plans/q3 plan.md", "Q3")  # a path: the file name
+    assert not links_to("Peter Hale", "people/marisol.md", "Marisol Okonkwo")
+    finder = LinkFinder([*DOCS, DocRef(7, "plans/q3 plan.md", "Q3")])
+    assert finder.links("notes/a.md", text, own=0) == [(7, "link")]  # the index reads %20 as a space
 
 
 def test_core_title() -> None:
