@@ -149,8 +149,6 @@ def eval_(
 ) -> None:
     """Evaluate retrieval strategies (and answers) on a labelled multi-hop QA file.
 
-    Long: typer declares the options in the signature (~70 lines); the body is short.
-
     The corpus (the questions' paragraphs, deduplicated, or --corpus) is
     indexed once into ~/.cache/drrag/eval/ with one passage per paragraph
     (--chunk-words 1000, as the papers evaluate) and reused by later runs.
@@ -160,6 +158,8 @@ def eval_(
     notes and the answer), and seconds per question (retrieve / classify / generate).
 
     Ctrl-C prints the partial table; with --out the same command resumes.
+    \f
+    Long: typer declares the options in the signature (~70 lines); the body is short.
     """
     from drrag_cli.evaluate.datasets import load_dataset
     from drrag_cli.evaluate.report import rich_table, summary_line

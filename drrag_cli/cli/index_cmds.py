@@ -226,8 +226,9 @@ def search(
     config: ConfigOpt = None,
     json_out: JsonOpt = False,
 ) -> None:
-    """Retrieve passages, no LLM: hybrid (BM25 + dense, fused by RRF), bm25 or dense —
-    or, with --strategy, the exact context a DR-RAG strategy would feed the LLM.
+    """Retrieve passages, no LLM: hybrid (BM25 + dense, fused by RRF), bm25 or dense.
+
+    With --strategy, the exact context a DR-RAG strategy would feed the LLM instead.
     \f
     Long: typer declares the options in the signature (~20 lines); the body is short.
     """

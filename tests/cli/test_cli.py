@@ -41,6 +41,23 @@ def test_help_shows_examples(cli) -> None:  # noqa: ANN001
         assert code == 0 and "Example" in out, args
 
 
+def test_no_help_shows_a_developer_note(cli) -> None:  # noqa: ANN001
+    """A long command's docstring says why after "Long:" (tests/test_structure.py), past the
+    \\f that ends its help; neither the command list nor any command's help may show it."""
+    import click
+    import typer
+
+    from drrag_cli.cli.main import app
+
+    def paths(command: click.Command, at: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
+        subs = command.commands.values() if isinstance(command, click.Group) else []
+        return [at, *(p for sub in subs for p in paths(sub, (*at, sub.name or "")))]
+
+    for args in paths(typer.main.get_command(app)):
+        code, out, _ = cli(*args, "--help")
+        assert code == 0 and "Long:" not in out, args
+
+
 @pytest.mark.parametrize(
     ("yaml_text", "needle"),
     [
