@@ -166,24 +166,29 @@ def _described_bridge(question: str, documents: Sequence[Selected]) -> tuple[str
     for group in _by_static(documents):
         for find in (lambda g=group: named_bridge(g), lambda g=group: mentioned_bridge(question, g)):
             bridge = find()
-            bridge = _linked_instead(question, bridge, group) if bridge else None
             asked = bridge_question(question, bridge.entity, bridge.near, bridge.about) if bridge else None
+            if asked and bridge:
+                linked = _linked_instead(_replaced(question, asked), bridge, group)
+                asked_linked = bridge_question(question, linked.entity, linked.near, linked.about)
+                asked, bridge = (asked_linked, linked) if asked_linked else (asked, bridge)
             if asked and bridge and not _names_a_document(question, asked, documents):
                 return asked, bridge
     return None
 
 
-def _linked_instead(question: str, bridge: Bridge, documents: Sequence[Selected]) -> Bridge:
+def _linked_instead(description: str, bridge: Bridge, documents: Sequence[Selected]) -> Bridge:
     """The document an explicit link in the bridge's words points to, instead of the bridge,
-    when the link stands nearer the question's own words there: "Its current chair is
-    [[Marisol Okonkwo]], who took over from Peter Hale in 2021" names Peter Hale (CFS's named
-    hop, found through the club note) and links Marisol's note, and "the current chair of
-    the Elmstead garden club" is her. The linked document must be in the context."""
+    when those words hold every word of the question's ``description`` of it (beyond the
+    first hop's title) and the link stands nearer them than the bridge's name: "Its current
+    chair is [[Marisol Okonkwo]], who took over from Peter Hale in 2021" names Peter Hale
+    (CFS's named hop, found through the club note) and links Marisol's note; "the current
+    chair of the Elmstead garden club" is her, "the previous chair" (not said) stays his.
+    The linked document must be in the context."""
     near = bridge.near.lower()
-    cues = content_words(question) - content_words(bridge.about) - content_words(bridge.entity)
+    cues = content_words(description) - content_words(bridge.about)
     at = [m.start() for m in WORD_RE.finditer(near) if m.group() in cues]
     named = [m.start() for m in re.finditer(re.escape(bridge.entity.lower()), near)]
-    if not at or not named:
+    if not cues or not cues <= content_words(near) or not named:
         return bridge
 
     def gap(offset: int) -> int:
@@ -197,17 +202,24 @@ def _linked_instead(question: str, bridge: Bridge, documents: Sequence[Selected]
     return bridge
 
 
-def _names_a_document(question: str, asked: str, documents: Sequence[Selected]) -> bool:
-    """The words the rewrite replaced are a context document's title after a determiner:
-    "Who founded [the Lindenweg choir]?" names the choir's own note, so it is no
-    description of the person its founder's note names ("Who founded Joost Brandsma?")."""
+def _replaced(question: str, asked: str) -> str:
+    """The words of ``question`` that the rewrite ``asked`` replaced, without a leading
+    determiner: "the current chair of the Elmstead garden club" → "current chair of the
+    Elmstead garden club"."""
     said, new = question.rstrip(" ?").split(), asked.rstrip(" ?").split()
     head = next((i for i, (a, b) in enumerate(zip(said, new, strict=False)) if a != b), 0)
     tail = next((i for i, (a, b) in enumerate(zip(reversed(said), reversed(new), strict=False)) if a != b), 0)
     replaced = said[head : len(said) - tail]
     if replaced[:1] and replaced[0].lower() in DETERMINERS:
         replaced = replaced[1:]
-    phrase = " ".join(replaced).lower()
+    return " ".join(replaced)
+
+
+def _names_a_document(question: str, asked: str, documents: Sequence[Selected]) -> bool:
+    """The words the rewrite replaced are a context document's title after a determiner:
+    "Who founded [the Lindenweg choir]?" names the choir's own note, so it is no
+    description of the person its founder's note names ("Who founded Joost Brandsma?")."""
+    phrase = _replaced(question, asked).lower()
     return any(phrase == core_title(d.passage.title).strip().lower() for d in documents)
 
 
