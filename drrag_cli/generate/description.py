@@ -13,7 +13,7 @@ import re
 
 from drrag_cli.generate.prompts import answer_options, neutralise
 from drrag_cli.index.links import core_title
-from drrag_cli.select.bridges import STOP, WORD_RE
+from drrag_cli.select.bridges import STOP, WORD_RE, content
 
 DETERMINERS = frozenset({"the", "a", "an"})
 _RELATIVE = frozenset({"that", "which", "who", "whom"})
@@ -213,8 +213,10 @@ def _leading_description(
 def _describes(description: str, near: str, about: str) -> bool:
     """The static document describes the entity as ``description`` does: a content word of
     it in ``near`` (what the document says where it names the entity) beyond the words of
-    ``about`` (its title: every line of the Tern retrospective is about Tern)."""
-    return bool(content_words(description) & (content_words(near) - content_words(about)))
+    ``about`` (its title: every line of the Tern retrospective is about Tern), compared by
+    :func:`~drrag_cli.select.bridges.stem`: "the judge of the harvest show" is who the show
+    "is judged by"."""
+    return bool(content(description) & (content(near) - content(about)))
 
 
 def content_words(text: str) -> set[str]:

@@ -355,3 +355,10 @@ def test_an_explicit_link_nearer_the_description_outranks_a_plain_name() -> None
     far = "Its current chair is Peter Hale, since 2021; before him it was [[Marisol Okonkwo]]."
     club_far = selected(1, "garden-club.md", "Elmstead garden club", far)
     assert bridged(question, [club_far, marisol, peter])[0] == "Where did Peter Hale grow up?"
+
+
+def test_the_description_and_the_static_document_share_a_stem() -> None:
+    show = selected(1, "harvest-show.md", "Harvest show", "The September harvest show is judged by [[Ana Ruiz]].")
+    ana = selected(5, "Ana Ruiz.md", "Ana Ruiz", "Ana Ruiz grew up in Valencia.", via=1)
+    asked = "Where did the judge of the harvest show grow up?"
+    assert decomposed(asked, [show, ana]) == "Where did Ana Ruiz grow up?"  # "judge" / "judged"
