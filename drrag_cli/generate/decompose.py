@@ -218,9 +218,11 @@ def _replaced(question: str, asked: str) -> str:
 def _names_a_document(question: str, asked: str, documents: Sequence[Selected]) -> bool:
     """The words the rewrite replaced are a context document's title after a determiner:
     "Who founded [the Lindenweg choir]?" names the choir's own note, so it is no
-    description of the person its founder's note names ("Who founded Joost Brandsma?")."""
-    phrase = _replaced(question, asked).lower()
-    return any(phrase == core_title(d.passage.title).strip().lower() for d in documents)
+    description of the person its founder's note names ("Who founded Joost Brandsma?").
+    Words that are all in a title are enough: "Who brought runner beans to [the seed swap]?"
+    names the note "Seed swap 2024", not the harvest show the club note mentions beside it."""
+    phrase = content_words(_replaced(question, asked))
+    return bool(phrase) and any(phrase <= content_words(core_title(d.passage.title)) for d in documents)
 
 
 def _by_static(documents: Sequence[Selected]) -> list[list[Selected]]:

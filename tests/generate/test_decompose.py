@@ -327,6 +327,10 @@ def test_a_description_that_is_a_documents_title_is_no_bridge() -> None:
                      "She lives in Haarlem with her partner Joost Brandsma. She founded the Lindenweg choir.")
     joost = selected(7, "joost.md", "Joost Brandsma", "Joost Brandsma plays the bassoon.", via=1)
     assert decomposed("Who founded the Lindenweg choir?", [choir, greta, joost]) is None
+    swap = selected(4, "seed-swap.md", "Seed swap 2024", "Peter Hale brought his famous runner beans.")
+    club = selected(5, "club.md", "Garden club", "The club runs a seed swap in March and a harvest show.")
+    show = selected(8, "show.md", "Harvest show", "The show is judged by Ana Ruiz.", via=5)
+    assert decomposed("Who brought runner beans to the seed swap?", [swap, club, show]) is None  # the note's title
     assert decomposed("Which instrument does the partner of Greta Vos play?", [choir, greta, joost]) == (
         "Which instrument does Joost Brandsma play?"
     )
@@ -362,3 +366,4 @@ def test_the_description_and_the_static_document_share_a_stem() -> None:
     ana = selected(5, "Ana Ruiz.md", "Ana Ruiz", "Ana Ruiz grew up in Valencia.", via=1)
     asked = "Where did the judge of the harvest show grow up?"
     assert decomposed(asked, [show, ana]) == "Where did Ana Ruiz grow up?"  # "judge" / "judged"
+
