@@ -155,7 +155,19 @@ def document_lines(docs: Sequence[tuple[str, str]]) -> list[str]:
 
 
 def _shown(docs: Sequence[tuple[str, str]]) -> list[tuple[str, str]]:
-    return [(neutralise(title) or "Untitled", linearise(neutralise(text))) for title, text in docs]
+    return [(neutralise(title) or "Untitled", linearise(neutralise(unlinked(text)))) for title, text in docs]
+
+
+_WIKI_LINK = re.compile(r"\[\[([^\]|#\n]*)(?:#[^\]|\n]*)?(?:\|([^\]\n]*))?\]\]")
+_MD_LINK = re.compile(r"!?\[([^\]\n]*)\]\([^)\n]*\)")
+
+
+def unlinked(text: str) -> str:
+    """Links as the words a reader sees: "[[Marisol Okonkwo|Marisol]]" → "Marisol",
+    "[[Ana Ruiz]]" → "Ana Ruiz", "[the plan](plans/q3.md)" → "the plan". A small model
+    copies what it is shown, brackets and all ("[[Marisol Okonkwo]], who took over ...")."""
+    text = _WIKI_LINK.sub(lambda m: (m.group(2) or m.group(1)).strip(), text)
+    return _MD_LINK.sub(lambda m: m.group(1), text)
 
 
 def _block(docs: Sequence[tuple[str, str]], question: str, answer: str = "") -> str:
