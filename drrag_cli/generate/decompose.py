@@ -12,8 +12,9 @@ Project Heron") is replaced by that title (:mod:`.description` finds it).
 
 from __future__ import annotations
 
+import itertools
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -68,13 +69,19 @@ def mentioned_bridge(question: str, documents: Sequence[Selected]) -> Bridge | N
     `code` word) that one document states where the question points (its units sharing a
     question word beyond its own title, best first) and that the next hop names too.
     "Saltmarsh was trained on the Brackwater cluster" + the wiki's "Brackwater is our GPU
-    cluster": Brackwater. The hops are each dynamic document from the static one CFS reached it
-    through, then each static document from an earlier-ranked one of another file. Names
-    the question holds, months and weekdays, capitalised words that never stand inside a
-    sentence, names the next hop is not about (:func:`~drrag_cli.select.bridges.about`)
-    and names that more than two fed files hold are not bridges; the next hop's own title, when the unit names it,
-    comes before any other name ("former NBA player and North Carolina native Michael
-    Jordan" leads to Michael Jordan's page)."""
+    cluster": Brackwater. The first of :func:`mentioned_bridges`."""
+    return next(mentioned_bridges(question, documents), None)
+
+
+def mentioned_bridges(question: str, documents: Sequence[Selected]) -> Iterator[Bridge]:
+    """:func:`mentioned_bridge`'s candidates, one per hop that has one, in the order of
+    :func:`_hops`: each dynamic document from the static one CFS reached it through, then
+    each static document from an earlier-ranked one of another file. Names the question
+    holds, months and weekdays, capitalised words that never stand inside a sentence,
+    names the next hop is not about (:func:`~drrag_cli.select.bridges.about`) and names
+    that more than two fed files hold are not bridges; the next hop's own title, when the
+    unit names it, comes before any other name ("former NBA player and North Carolina
+    native Michael Jordan" leads to Michael Jordan's page)."""
     asked = content_words(question)
     files: dict[str, str] = {}
     for d in documents:
@@ -84,25 +91,37 @@ def mentioned_bridge(question: str, documents: Sequence[Selected]) -> Bridge | N
         # the question's words that name another document
         pointed = asked - content_words(title) - content_words(" ".join(statics - {title}))
         found = [u for t in texts for u in units(t) if pointed & content_words(u)]
-        target_words = word_string(target)
-        subject = core_title(target_title).strip()
-        for unit in sorted(found, key=lambda u: -len(pointed & content_words(u))):
-            if len(subject) >= 3 and subject.lower() in unit.lower() and not content_words(subject) & asked:
-                return Bridge(subject, unit, title, source)  # the next hop's own subject, named here
-            for code, caps in NAME_RE.findall(unit):
-                parts = (code or caps).split()
-                while parts and (parts[0].lower() in STOP or parts[0].lower() in CALENDAR):
-                    parts = parts[1:]
-                name = " ".join(parts)
-                if len(name) < 3 or content_words(name) & asked or word_string(name) not in target_words:
-                    continue
-                named = inside(name, unit, target) and is_about(name, target)
-                if named and sum(name.lower() in text for text in files.values()) <= 2:  # not the company's
-                    return Bridge(name, unit, title, source)
+        bridge = _named_in(found, pointed, asked, (title, target, target_title, source), files)
         topic = topic_name(question, title, texts)  # a how-to's `ebbtide`, the tool it is about
-        if topic and word_string(topic) in target_words:
+        if bridge is None and topic and word_string(topic) in word_string(target):
             near = " ".join(topic_units(topic, texts))
-            return Bridge(topic, f"{title} {near}", "", source)  # the question may describe it by the title
+            bridge = Bridge(topic, f"{title} {near}", "", source)  # the question may describe it by the title
+        if bridge is not None:
+            yield bridge
+
+
+def _named_in(
+    found: list[str], pointed: set[str], asked: set[str], hop: tuple[str, str, str, str], files: dict[str, str]
+) -> Bridge | None:
+    """The first name of the units ``found`` (most ``pointed`` words first) that the hop's
+    next document (``hop``: the first one's title, the next one's text, title and source)
+    is about: its own subject, else a name it holds (:func:`mentioned_bridges`)."""
+    title, target, target_title, source = hop
+    target_words = word_string(target)
+    subject = core_title(target_title).strip()
+    for unit in sorted(found, key=lambda u: -len(pointed & content_words(u))):
+        if len(subject) >= 3 and subject.lower() in unit.lower() and not content_words(subject) & asked:
+            return Bridge(subject, unit, title, source)  # the next hop's own subject, named here
+        for code, caps in NAME_RE.findall(unit):
+            parts = (code or caps).split()
+            while parts and (parts[0].lower() in STOP or parts[0].lower() in CALENDAR):
+                parts = parts[1:]
+            name = " ".join(parts)
+            if len(name) < 3 or content_words(name) & asked or word_string(name) not in target_words:
+                continue
+            named = inside(name, unit, target) and is_about(name, target)
+            if named and sum(name.lower() in text for text in files.values()) <= 2:  # not the company's
+                return Bridge(name, unit, title, source)
     return None
 
 
@@ -159,13 +178,15 @@ def bridged(question: str, documents: Sequence[Selected]) -> tuple[str, Bridge] 
 
 
 def _described_bridge(question: str, documents: Sequence[Selected]) -> tuple[str, Bridge] | None:
-    """The named bridge's rewrite, else the mentioned bridge's: a title the question does not
-    describe (the client register's "Maren Okafor") gives way to the name it does. The hops
+    """The named bridge's rewrite, else the first mentioned bridge's (one per hop) that the
+    question describes: a title the question does not describe (the client register's
+    "Maren Okafor") gives way to the name it does, and so does a name of the first hop
+    ("Elmstead" in Peter Hale's note, for "the man who brought runner beans to the seed
+    swap", whom the seed swap note names as Peter Hale). The hops
     of the first-ranked static document come first: a person the second one names ("Jonas
     Weber" in the infrastructure page) must not displace the client the board update names."""
     for group in _by_static(documents):
-        for find in (lambda g=group: named_bridge(g), lambda g=group: mentioned_bridge(question, g)):
-            bridge = find()
+        for bridge in itertools.chain([named_bridge(group)], mentioned_bridges(question, group)):
             asked = bridge_question(question, bridge.entity, bridge.near, bridge.about) if bridge else None
             if asked and bridge:
                 linked = _linked_instead(_replaced(question, asked), bridge, group)

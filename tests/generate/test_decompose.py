@@ -367,3 +367,16 @@ def test_the_description_and_the_static_document_share_a_stem() -> None:
     asked = "Where did the judge of the harvest show grow up?"
     assert decomposed(asked, [show, ana]) == "Where did Ana Ruiz grow up?"  # "judge" / "judged"
 
+
+def test_a_later_hop_s_bridge_when_the_first_one_s_is_not_described() -> None:
+    """Peter Hale's note leads on to the club note through "Elmstead", which the question
+    does not describe; the seed swap note names him where the question points."""
+    swap = selected(7, "seed-swap.md", "Seed swap 2024", "The March seed swap drew 140 visitors. "
+                    "Peter Hale brought his famous runner beans.")
+    peter = selected(6, "peter-hale.md", "Peter Hale", "Peter Hale chaired the garden club from 2012 to 2021. "
+                     "He was born in Leeds and taught chemistry at Elmstead secondary school.")
+    club = selected(3, "club.md", "Elmstead garden club", "# Elmstead garden club\n\nThe Elmstead garden club "
+                    "meets on the first Saturday of each month in the old schoolhouse.", via=6)
+    question = "Where was the man who brought runner beans to the seed swap born?"
+    assert mentioned_bridge(question, [swap, peter, club]).entity == "Elmstead"  # the first hop's name
+    assert decomposed(question, [swap, peter, club]) == "Where was Peter Hale born?"
