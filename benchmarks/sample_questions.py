@@ -1,10 +1,12 @@
-"""Run every sample_corpus/QUESTIONS.md question through `drrag ask` (embedded defaults).
+"""Run every sample_corpus/QUESTIONS.md question through `drrag ask` (embedded defaults),
+or those of another folder in the same format (--corpus benchmarks/linked_notes).
 
 For each question: the answer, whether it is correct (the gold answer appears in the
 normalised prediction — SQuAD-normalised accuracy — and exact match), and which of its two
 gold documents were among the cited sources. Uses real `drrag` subprocesses, like a user.
 
     python benchmarks/sample_questions.py [--strategy cfs] [--out benchmarks/out/sample]
+    python benchmarks/sample_questions.py --corpus benchmarks/linked_notes --out benchmarks/out/linked
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ def main() -> None:
     from drrag_cli.evaluate.metrics import accuracy, exact_match
 
     parser = argparse.ArgumentParser()
+    parser.add_argument("--corpus", type=Path, default=CORPUS, help="a folder with its QUESTIONS.md")
     parser.add_argument("--strategy", default="cfs")
     parser.add_argument("-k", type=int, default=None)
     parser.add_argument("--model", default=None)
@@ -52,9 +55,12 @@ def main() -> None:
     args.out.mkdir(parents=True, exist_ok=True)
     ix = args.out / "ix"
     drrag = [sys.executable, "-m", "drrag_cli.cli.main"]
-    subprocess.run([*drrag, "index", str(CORPUS), "--index", str(ix), "--json"], check=True, capture_output=True)
+    corpus = args.corpus.resolve()
+    run = subprocess.run([*drrag, "index", str(corpus), "--index", str(ix), "--replace", "--json"], capture_output=True)
+    if run.returncode != 0:
+        sys.exit(run.stderr)
     rows = []
-    for q in parse_questions(CORPUS / "QUESTIONS.md"):
+    for q in parse_questions(corpus / "QUESTIONS.md"):
         cmd = [*drrag, "ask", q["question"], "--index", str(ix), "--strategy", args.strategy, "--json"]
         if args.k:
             cmd += ["-k", str(args.k)]
@@ -71,7 +77,7 @@ def main() -> None:
             sys.exit(run.stderr)
         data = json.loads(run.stdout)
         cited = [Path(c["source"]).resolve() for c in data["citations"]]
-        gold_cited = [g for g in q["gold"] if (CORPUS / g).resolve() in cited]
+        gold_cited = [g for g in q["gold"] if (corpus / g).resolve() in cited]
         rows.append({
             "id": q["id"], "type": q["type"], "question": q["question"], "gold_answer": q["answer"],
             "answer": data["answer"], "acc": accuracy(data["answer"], [q["answer"]]),

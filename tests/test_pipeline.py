@@ -179,3 +179,21 @@ def test_a_rewrite_rereads_the_bridge_document_for_its_answering_passage(tmp_pat
     assert reread[0] == named and len(reread) == 2 and "Vlasmarkt Annex" in reread[1].text
     assert pipe._reread("In which building is   housed?", reread, named.source) == reread  # nothing new
     assert pipe._reread("In which building is   housed?", [named], "report.md") == [named]  # only the bridge's file
+
+
+
+
+def test_linked_notes_are_asked_about_the_entity_their_links_name(tmp_path: Path) -> None:
+    """benchmarks/linked_notes, a vault with [[wiki links]] and a markdown link: the answer
+    keeps no link syntax, a note's own title is no description ("the seed swap"), and a
+    plain name of a later hop is asked about. The first two answers were wrong before the
+    first two rules."""
+    settings = Settings().replace({"index.path": str(tmp_path / "ix")})
+    Index.build([Path(__file__).resolve().parents[1] / "benchmarks" / "linked_notes"], settings)
+    pipe = Pipeline(settings)
+    chair = pipe.ask("Who is the current chair of the Elmstead garden club?").answer
+    assert "Marisol Okonkwo" in chair.text and "[" not in chair.text  # was "[Ruth Amsel](people/ruth-amsel.md), ..."
+    beans = pipe.ask("Who brought runner beans to the seed swap?").answer
+    assert beans.asked == "Who brought runner beans to the seed swap?" and "Peter Hale" in beans.text
+    born = pipe.ask("Where was the man who brought runner beans to the seed swap born?").answer
+    assert born.asked == "Where was Peter Hale born?" and "Leeds" in born.text
