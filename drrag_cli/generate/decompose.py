@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from drrag_cli.generate.description import DETERMINERS, OPENING, asked_kind, bridge_question, content_words
 from drrag_cli.index.links import core_title, explicit_links, links_to
 from drrag_cli.ingest.units import units
-from drrag_cli.select.bridges import CALENDAR, NAME_RE, STOP, WORD_RE, inside, topic_name, topic_units
+from drrag_cli.select.bridges import CALENDAR, NAME_RE, STOP, WORD_RE, content, inside, topic_name, topic_units
 from drrag_cli.select.bridges import about as is_about  # `about` names a title here
 from drrag_cli.select.bridges import words as word_string  # `words` is a list in bridge_question
 
@@ -89,8 +89,8 @@ def mentioned_bridges(question: str, documents: Sequence[Selected]) -> Iterator[
     statics = {d.passage.title for d in documents if d.via is None}
     for texts, title, target, target_title, source in _hops(documents):
         # the question's words that name another document
-        pointed = asked - content_words(title) - content_words(" ".join(statics - {title}))
-        found = [u for t in texts for u in units(t) if pointed & content_words(u)]
+        pointed = content(question) - content(title) - content(" ".join(statics - {title}))
+        found = [u for t in texts for u in units(t) if pointed & content(u)]
         bridge = _named_in(found, pointed, asked, (title, target, target_title, source), files)
         topic = topic_name(question, title, texts)  # a how-to's `ebbtide`, the tool it is about
         if bridge is None and topic and word_string(topic) in word_string(target):
@@ -109,7 +109,7 @@ def _named_in(
     title, target, target_title, source = hop
     target_words = word_string(target)
     subject = core_title(target_title).strip()
-    for unit in sorted(found, key=lambda u: -len(pointed & content_words(u))):
+    for unit in sorted(found, key=lambda u: -len(pointed & content(u))):
         if len(subject) >= 3 and subject.lower() in unit.lower() and not content_words(subject) & asked:
             return Bridge(subject, unit, title, source)  # the next hop's own subject, named here
         for code, caps in NAME_RE.findall(unit):

@@ -380,3 +380,13 @@ def test_a_later_hop_s_bridge_when_the_first_one_s_is_not_described() -> None:
     question = "Where was the man who brought runner beans to the seed swap born?"
     assert mentioned_bridge(question, [swap, peter, club]).entity == "Elmstead"  # the first hop's name
     assert decomposed(question, [swap, peter, club]) == "Where was Peter Hale born?"
+
+
+def test_a_mentioned_bridge_is_found_where_the_question_s_words_stand_by_stem() -> None:
+    """Both notes are static (no dynamic title to name): the show note's "judged by" is
+    where "the judge" points."""
+    show = selected(1, "harvest-show.md", "Harvest show", "The September harvest show is judged by [[Ana Ruiz]].")
+    ana = selected(5, "Ana Ruiz.md", "Ana Ruiz", "Ana Ruiz grew up in Valencia.")
+    asked = "Where did the judge of the harvest show grow up?"
+    assert mentioned_bridge(asked, [show, ana]).entity == "Ana Ruiz"
+    assert decomposed(asked, [show, ana]) == "Where did Ana Ruiz grow up?"
