@@ -28,6 +28,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from drrag_cli.generate.tables import linearise
+from drrag_cli.index.links import unlinked
 
 FALLBACK_ANSWER = "I don't know."
 MAX_ANSWER_CHARS = 300
@@ -155,19 +156,10 @@ def document_lines(docs: Sequence[tuple[str, str]]) -> list[str]:
 
 
 def _shown(docs: Sequence[tuple[str, str]]) -> list[tuple[str, str]]:
+    """Each (title, text) as the prompt shows it; a link as the words a reader sees (a small
+    model copies what it is shown, brackets and all: "[[Marisol Okonkwo]], who took over")."""
     return [(neutralise(title) or "Untitled", linearise(neutralise(unlinked(text)))) for title, text in docs]
 
-
-_WIKI_LINK = re.compile(r"\[\[([^\]|#\n]*)(?:#[^\]|\n]*)?(?:\|([^\]\n]*))?\]\]")
-_MD_LINK = re.compile(r"!?\[([^\]\n]*)\]\([^)\n]*\)")
-
-
-def unlinked(text: str) -> str:
-    """Links as the words a reader sees: "[[Marisol Okonkwo|Marisol]]" → "Marisol",
-    "[[Ana Ruiz]]" → "Ana Ruiz", "[the plan](plans/q3.md)" → "the plan". A small model
-    copies what it is shown, brackets and all ("[[Marisol Okonkwo]], who took over ...")."""
-    text = _WIKI_LINK.sub(lambda m: (m.group(2) or m.group(1)).strip(), text)
-    return _MD_LINK.sub(lambda m: m.group(1), text)
 
 
 def _block(docs: Sequence[tuple[str, str]], question: str, answer: str = "") -> str:

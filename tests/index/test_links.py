@@ -6,7 +6,7 @@ from pathlib import Path
 
 from drrag_cli.config import Settings
 from drrag_cli.index.api import Index
-from drrag_cli.index.links import DocRef, LinkFinder, core_title, explicit_links, find_links, links_to
+from drrag_cli.index.links import DocRef, LinkFinder, core_title, explicit_links, find_links, links_to, unlinked
 from drrag_cli.select.features import link_order
 
 DOCS = [
@@ -46,6 +46,15 @@ def test_explicit_links_and_what_they_point_to() -> None:
     assert not links_to("Peter Hale", "people/marisol.md", "Marisol Okonkwo")
     finder = LinkFinder([*DOCS, DocRef(7, "plans/q3 plan.md", "Q3")])
     assert finder.links("notes/a.md", text, own=0) == [(7, "link")]  # the index reads %20 as a space
+
+
+def test_unlinked_shows_the_words_a_reader_sees() -> None:
+    assert unlinked("chair is [[Marisol Okonkwo]], see [[Ana Ruiz|Ana]] and [[Plan#Goals]]") == (
+        "chair is Marisol Okonkwo, see Ana and Plan"
+    )
+    assert unlinked("the [Q3 plan](plans/q3%20plan.md) ![map](map.png) [not a link] (x)") == (
+        "the Q3 plan map [not a link] (x)"
+    )
 
 
 def test_core_title() -> None:
