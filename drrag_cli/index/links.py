@@ -126,8 +126,12 @@ class LinkFinder:
             if doc is not None:
                 found.setdefault(doc, "link")
         for name in _WIKI_LINK.findall(text):
-            for doc in sorted(self.by_wiki.get(name.strip().lower(), ())):
-                found.setdefault(doc, "link")
+            name = name.strip()
+            at = self.by_path.get(_norm_path(name if name.lower().endswith(".md") else f"{name}.md"))
+            docs = {at} if "/" in name and at is not None else self.by_wiki.get(name.lower(), set())
+            base = posixpath.basename(name).lower().removesuffix(".md")
+            for doc in sorted(docs or self.by_wiki.get(base, ())):
+                found.setdefault(doc, "link")  # [[Note]], [[people/Note]] (a vault-relative path)
         for doc in self._mentions(text):
             found.setdefault(doc, "mention")
         found.pop(own, None)

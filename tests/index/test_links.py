@@ -46,6 +46,9 @@ def test_explicit_links_and_what_they_point_to() -> None:
     assert not links_to("Peter Hale", "people/marisol.md", "Marisol Okonkwo")
     finder = LinkFinder([*DOCS, DocRef(7, "plans/q3 plan.md", "Q3")])
     assert finder.links("notes/a.md", text, own=0) == [(7, "link")]  # the index reads %20 as a space
+    # a vault-relative wiki path ([[people/tobias-lindqvist]]) or its file name alone
+    assert finder.links("x.md", "see [[people/tobias-lindqvist]]", own=0) == [(2, "link")]
+    assert finder.links("x.md", "see [[elsewhere/tobias-lindqvist.md]]", own=0) == [(2, "link")]
 
 
 def test_unlinked_shows_the_words_a_reader_sees() -> None:
