@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Every number in docs/BENCHMARKS.md comes from this script (run on a quiet machine).
-#   bash benchmarks/run_all.sh [step...]     steps: index retrieval ask sample gemma qwen dslr-tune dslr-floor methods methods-qwen links answers kb hostile cold
-#                                            this wave (2026-11-25): links answers kb
+#   bash benchmarks/run_all.sh [step...]     steps: index retrieval ask sample gemma qwen dslr-tune dslr-floor methods methods-qwen links answers kb hostile cold linked
+#                                            this wave (2026-11-25): links answers kb; later: linked
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=.venv/bin/python
@@ -70,6 +70,11 @@ for step in "${steps[@]}"; do
       $PY benchmarks/sample_questions.py | tee "$OUT/sample_cfs.log"
       [ -f "$QWEN" ] || $DRRAG models install qwen2.5-coder-1.5b
       $PY benchmarks/sample_questions.py --model "$QWEN" | tee "$OUT/sample_cfs_qwen.log" ;;
+    linked)
+      # ten two-note questions over a small vault of linked notes, both models
+      $PY benchmarks/sample_questions.py --corpus benchmarks/linked_notes --out "$OUT/linked" | tee "$OUT/linked_gemma.log"
+      [ -f "$QWEN" ] || $DRRAG models install qwen2.5-coder-1.5b
+      $PY benchmarks/sample_questions.py --corpus benchmarks/linked_notes --out "$OUT/linked" --model "$QWEN" | tee "$OUT/linked_qwen.log" ;;
     kb)
       # the user-like benchmark: notes, drrag index, one drrag ask --json per question
       $PY benchmarks/kb_bench.py --dataset hotpotqa -n 40 | tee "$OUT/kb_gemma.log"
