@@ -23,6 +23,9 @@ class Document:
     # "Equipment › Sync station") from that offset on; passages there are titled
     # "<title> › <path>" so a citation names its section.
     sections: list[tuple[int, str]] | None = None
+    # Other names of the document a wiki-link may use: a Markdown front matter's `aliases`
+    # ("[[Marisol]]" links "Marisol Okonkwo.md" when it lists Marisol).
+    aliases: tuple[str, ...] = ()
 
 
 @dataclass(slots=True)

@@ -266,7 +266,7 @@ def _build_locked(
 
 @dataclass
 class _Changes:
-    # file -> (sha, size, mtime, notes, [(source, title, [(passage, content_hash)])])
+    # file -> (sha, size, mtime, notes, [(source, title, [(passage, content_hash)], aliases)])
     new: dict[str, tuple] = field(default_factory=dict)
     touched: dict[str, tuple[int, float]] = field(default_factory=dict)
     seen: set[str] = field(default_factory=set)
@@ -310,7 +310,7 @@ def _scan(files, old_files, settings: Settings, report: BuildReport, progress, *
             for doc in loaded.documents:
                 passages = chunk_document(doc, settings.index.chunk_words)
                 hashed = [(p, content_hash(passage_embed_text(p.title, p.text))) for p in passages]
-                docs.append((doc.source, doc.title, hashed))
+                docs.append((doc.source, doc.title, hashed, doc.aliases))
         except Exception as exc:  # noqa: BLE001 - one file's failure never aborts the run
             report.skipped += 1
             report.skipped_files[key] = skip_reason(exc)

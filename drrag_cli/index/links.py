@@ -40,6 +40,7 @@ class DocRef:
     document_id: int
     source: str  # path as indexed (or file#record)
     title: str
+    aliases: tuple[str, ...] = ()  # other names a wiki-link may use (Markdown front matter)
 
 
 def core_title(title: str) -> str:
@@ -97,7 +98,7 @@ class LinkFinder:
             self.by_path[_norm_path(file)] = d.document_id
             stem = posixpath.splitext(posixpath.basename(file.replace("\\", "/")))[0].lower()
             self.by_name.setdefault(stem, set()).add(d.document_id)
-            for name in {d.title.strip().lower(), stem}:
+            for name in {d.title.strip().lower(), stem, *(a.strip().lower() for a in d.aliases)}:
                 self.by_wiki.setdefault(name, set()).add(d.document_id)
             words = _words(core_title(d.title))
             if not words or len(words) > MAX_TITLE_WORDS:

@@ -36,7 +36,7 @@ class SpaceNeed:
 
     def plan(self, old_gen: Path | None, old_manifest: dict[str, Any] | None, changes: Any) -> None:  # noqa: ANN401
         """Once the scan is done: the passages to write, priced like the live index."""
-        self.new_passages = sum(len(hashed) for *_r, docs in changes.new.values() for _s, _t, hashed in docs)
+        self.new_passages = sum(len(hashed) for *_r, docs in changes.new.values() for _s, _t, hashed, _a in docs)
         old_passages = (old_manifest or {}).get("counts", {}).get("passages", 0)
         self.passages = old_passages + self.new_passages
         if old_gen is not None and old_passages:

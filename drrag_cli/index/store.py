@@ -45,6 +45,11 @@ CREATE TABLE IF NOT EXISTS links (      -- the corpus's own links (index/links.p
     kind TEXT NOT NULL             -- link (markdown / wiki) | mention (its title in the text)
 );
 CREATE INDEX IF NOT EXISTS links_passage ON links(passage_id);
+CREATE TABLE IF NOT EXISTS aliases (    -- other names a wiki-link may use (front matter `aliases`)
+    document_id INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+    alias TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS aliases_document ON aliases(document_id);
 CREATE TABLE IF NOT EXISTS files (
     file TEXT PRIMARY KEY,         -- every indexed file, with the hash that was indexed
     sha256 TEXT NOT NULL,
@@ -159,30 +164,34 @@ class PassageStore:
 
     # -- writing (staging generations only) --------------------------------------------
     def remove_file(self, file: str) -> None:
-        self.conn.execute(
-            "DELETE FROM passages WHERE document_id IN (SELECT id FROM documents WHERE file = ?)",
-            (file,),
-        )
+        for table in ("passages", "aliases"):
+            self.conn.execute(
+                f"DELETE FROM {table} WHERE document_id IN (SELECT id FROM documents WHERE file = ?)",
+                (file,),
+            )
         self.conn.execute("DELETE FROM documents WHERE file = ?", (file,))
         self.conn.execute("DELETE FROM files WHERE file = ?", (file,))
 
     def add_file(
         self, file: str, sha256: str, size: int, mtime: float, notes: str,
-        documents: list[tuple[str, str, list[tuple[Passage, str]]]], now: float,
+        documents: list[tuple[str, str, list[tuple[Passage, str]], tuple[str, ...]]], now: float,
     ) -> list[int]:
-        """Insert a file's documents [(source, title, [(passage, content_hash)])]; returns new passage ids."""
+        """Insert a file's documents [(source, title, [(passage, content_hash)], aliases)];
+        returns new passage ids."""
         self.conn.execute(
             "INSERT OR REPLACE INTO files(file, sha256, size, mtime, notes) VALUES (?,?,?,?,?)",
             (file, sha256, size, mtime, notes),
         )
         new_ids: list[int] = []
-        for source, title, passages in documents:
+        for source, title, passages, aliases in documents:
             cur = self.conn.execute(
                 "INSERT INTO documents(source, file, title, sha256, size, mtime, indexed_at) "
                 "VALUES (?,?,?,?,?,?,?)",
                 (source, file, title, sha256, size, mtime, now),
             )
             doc_id = cur.lastrowid
+            named = [(doc_id, alias) for alias in aliases]
+            self.conn.executemany("INSERT INTO aliases(document_id, alias) VALUES (?,?)", named)
             for p, content_hash in passages:
                 cur = self.conn.execute(
                     "INSERT INTO passages(document_id, ordinal, title, text, char_start, char_end, "
@@ -198,7 +207,11 @@ class PassageStore:
         the old ones: a new note can be mentioned by old ones. Returns the number of links."""
         from drrag_cli.index.links import DocRef, find_links
 
-        docs = [DocRef(*row) for row in self.conn.execute("SELECT id, source, title FROM documents")]
+        named: dict[int, tuple[str, ...]] = {}
+        for doc_id, alias in self.conn.execute("SELECT document_id, alias FROM aliases"):
+            named[doc_id] = (*named.get(doc_id, ()), alias)
+        rows = self.conn.execute("SELECT id, source, title FROM documents")
+        docs = [DocRef(doc_id, source, title, named.get(doc_id, ())) for doc_id, source, title in rows]
         rows = self.conn.execute(
             "SELECT p.id, p.document_id, d.source, p.text FROM passages p JOIN documents d ON d.id = p.document_id"
         )

@@ -27,7 +27,8 @@ from drrag_cli.types import Document
 # 4: a heading that would end a passage opens the next one (ingest/chunking.py).
 # 5: HTML headings are written as Markdown headings (ingest/html_text.py).
 # 6: a generic title ("Changelog", "README", "index") is prefixed with its folder's name.
-READERS = 6
+# 7: a Markdown front matter's aliases are kept (the names a wiki-link may use).
+READERS = 7
 OFFICE_SUFFIXES = frozenset({".docx", ".pptx", ".odt", ".epub"})  # ingest/office.py
 MAIL_SUFFIXES = frozenset({".eml", ".mbox"})  # ingest/mail.py
 
@@ -189,23 +190,42 @@ def _utf16_without_bom(data: bytes) -> str | None:
 
 
 _FRONT_MATTER = re.compile(r"\A---\s*\n.*?\n(---|\.\.\.)\s*\n", re.S)
+_FRONT_MATTER_FENCE = re.compile(r"^(---|\.\.\.)\s*$", re.M)
 _MD_HEADING = re.compile(r"^#{1,6}\s+(.+?)\s*#*\s*$", re.M)
 
 
 def _load_markdown(path: Path, text: str) -> Document:
     first_line = 1
     front = _FRONT_MATTER.match(text)
-    title = None
+    title, aliases = None, ()
     if front:
         block = front.group(0)
         found = re.search(r"^title:\s*[\"']?(.+?)[\"']?\s*$", block, re.M)
         title = found.group(1) if found else None
+        aliases = front_matter_aliases(block)
         first_line += block.count("\n")
         text = text[front.end() :]
     heading = _MD_HEADING.search(text)
     if title is None and heading:
         title = heading.group(1)
-    return Document(str(path), title or path.stem, text, first_line=first_line)
+    return Document(str(path), title or path.stem, text, first_line=first_line, aliases=aliases)
+
+
+def front_matter_aliases(block: str) -> tuple[str, ...]:
+    """The `aliases` (or `alias`) of a Markdown front matter block, as Obsidian writes them:
+    a list (`aliases: [Marisol, M. Okonkwo]`, or one `- name` per line) or one string.
+    A block that is not YAML, or not a mapping, has none."""
+    import yaml
+
+    try:
+        meta = yaml.safe_load(_FRONT_MATTER_FENCE.sub("", block))
+    except yaml.YAMLError:
+        return ()
+    if not isinstance(meta, dict):
+        return ()
+    found = meta.get("aliases", meta.get("alias"))
+    names = [found] if isinstance(found, str) else found if isinstance(found, list) else []
+    return tuple(dict.fromkeys(str(n).strip() for n in names if isinstance(n, str | int) and str(n).strip()))
 
 
 def _load_rst(path: Path, text: str) -> Document:

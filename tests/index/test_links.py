@@ -84,6 +84,25 @@ def test_the_index_records_links_and_cfs_can_read_them(tmp_path: Path) -> None:
     assert index.siblings([by_source["tobias.md"]]) == {by_source["tobias.md"]: [by_source["tobias.md"]]}
 
 
+def test_a_wiki_link_by_a_front_matter_alias_is_a_link(tmp_path: Path) -> None:
+    """Obsidian resolves [[Marisol]] through the note's `aliases`; so does the index (an index
+    built before reads its notes again: loaders.READERS 7, test_incremental.py)."""
+    corpus = tmp_path / "vault"
+    corpus.mkdir()
+    (corpus / "marisol-okonkwo.md").write_text(
+        "---\naliases: [Marisol]\n---\n# Marisol Okonkwo\n\nHydrologist at the regional water board.\n"
+    )
+    (corpus / "club.md").write_text("# Elmstead garden club\n\nIts current chair is [[Marisol]].\n")
+    settings = Settings().replace({"index.path": str(tmp_path / "ix")})
+    assert Index.build([corpus], settings).links == 1
+    index = Index.open(settings)
+    by_source = {p.source.rsplit("/", 1)[-1]: pid for pid, p in index.passages(range(1, 5)).items()}
+    assert index.linked([by_source["club.md"]]) == {by_source["club.md"]: [[by_source["marisol-okonkwo.md"]]]}
+    assert LinkFinder([DocRef(1, "m.md", "Marisol Okonkwo", ("Marisol",))]).links("c.md", "[[marisol]]", 0) == [
+        (1, "link")
+    ]
+
+
 def test_link_order_puts_the_entity_the_question_points_at_first() -> None:
     text = "| Hannah Osei | product design |\n| Tobias Lindqvist | lead engineer |\n| Priya Raman | research |"
     linked = [(1, "Hannah Osei"), (2, "Priya Raman"), (3, "Tobias Lindqvist")]

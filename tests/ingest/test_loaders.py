@@ -17,6 +17,23 @@ def load(path: Path):  # noqa: ANN201
     return load_bytes(path, path.read_bytes())
 
 
+@pytest.mark.parametrize(
+    ("front", "aliases"),
+    [
+        ("aliases: [Marisol, M. Okonkwo]\ntags: [people]", ("Marisol", "M. Okonkwo")),
+        ("aliases:\n  - Marisol\n  - Mari\n  - Marisol", ("Marisol", "Mari")),  # Obsidian's block list
+        ("alias: Mari", ("Mari",)),
+        ("title: Marisol Okonkwo", ()),
+        ("aliases: [unclosed", ()),  # not YAML: no aliases, and the note still loads
+    ],
+)
+def test_markdown_front_matter_aliases(tmp_path: Path, front: str, aliases: tuple[str, ...]) -> None:
+    note = tmp_path / "marisol.md"
+    note.write_text(f"---\n{front}\n---\nHydrologist at the water board.\n", encoding="utf-8")
+    (doc,) = load(note).documents
+    assert doc.aliases == aliases and doc.text == "Hydrologist at the water board.\n"
+
+
 def test_markdown_title_front_matter_and_lines(tmp_path: Path) -> None:
     corpus = write_corpus(tmp_path)
     (doc,) = load(corpus / "notes" / "heron.md").documents
