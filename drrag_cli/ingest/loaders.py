@@ -214,18 +214,18 @@ def _load_markdown(path: Path, text: str) -> Document:
 def front_matter_aliases(block: str) -> tuple[str, ...]:
     """The `aliases` (or `alias`) of a Markdown front matter block, as Obsidian writes them:
     a list (`aliases: [Marisol, M. Okonkwo]`, or one `- name` per line) or one string.
-    A block that is not YAML, or not a mapping, has none."""
+    A block that is not YAML, or not a mapping, has none; the note loads all the same."""
     import yaml
 
-    try:
-        meta = yaml.safe_load(_FRONT_MATTER_FENCE.sub("", block))
-    except yaml.YAMLError:
+    try:  # BaseLoader: every value a string, so "created: 2024-13-45" is no error
+        meta = yaml.load(_FRONT_MATTER_FENCE.sub("", block), Loader=yaml.BaseLoader)  # noqa: S506
+    except (yaml.YAMLError, ValueError, TypeError):
         return ()
     if not isinstance(meta, dict):
         return ()
     found = meta.get("aliases", meta.get("alias"))
     names = [found] if isinstance(found, str) else found if isinstance(found, list) else []
-    return tuple(dict.fromkeys(str(n).strip() for n in names if isinstance(n, str | int) and str(n).strip()))
+    return tuple(dict.fromkeys(n.strip() for n in names if isinstance(n, str) and n.strip() not in ("", "~", "null")))
 
 
 def _load_rst(path: Path, text: str) -> Document:

@@ -25,6 +25,7 @@ def load(path: Path):  # noqa: ANN201
         ("alias: Mari", ("Mari",)),
         ("title: Marisol Okonkwo", ()),
         ("aliases: [unclosed", ()),  # not YAML: no aliases, and the note still loads
+        ("created: 2024-13-45\naliases: [Mari, 2024]", ("Mari", "2024")),  # no date is built: no error
     ],
 )
 def test_markdown_front_matter_aliases(tmp_path: Path, front: str, aliases: tuple[str, ...]) -> None:
