@@ -215,6 +215,8 @@ def front_matter_aliases(block: str) -> tuple[str, ...]:
     """The `aliases` (or `alias`) of a Markdown front matter block, as Obsidian writes them:
     a list (`aliases: [Marisol, M. Okonkwo]`, or one `- name` per line) or one string.
     A block that is not YAML, or not a mapping, has none; the note loads all the same."""
+    if "alias" not in block:
+        return ()  # most notes: no YAML parse (0.24 ms a note)
     import yaml
 
     try:  # BaseLoader: every value a string, so "created: 2024-13-45" is no error
