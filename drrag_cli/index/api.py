@@ -172,6 +172,10 @@ class Index:
         """Passage id → all passage ids of its document, in order."""
         return self.store.siblings(list(ids))
 
+    def aliases(self, ids: Sequence[int]) -> dict[int, tuple[str, ...]]:
+        """Passage id → the other names of its document a wiki-link may use (front matter)."""
+        return self.store.aliases(list(ids))
+
     # -- what `drrag search` does ------------------------------------------------------
     def search(self, query: str, mode: str = "hybrid", k: int = 5) -> list[Hit]:
         if k <= 0:

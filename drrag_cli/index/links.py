@@ -57,13 +57,15 @@ def explicit_links(text: str) -> list[tuple[int, str]]:
     return sorted(t for t in found if not t[1].startswith("mailto:"))
 
 
-def links_to(target: str, source: str, title: str) -> bool:
+def links_to(target: str, source: str, title: str, aliases: Iterable[str] = ()) -> bool:
     """A link's ``target`` (from :func:`explicit_links`) names the document at ``source``
-    titled ``title``: the same file name, or a wiki name that is its title or file name."""
+    titled ``title``: the same file name, or a wiki name that is its title, file name or
+    one of its ``aliases``."""
     file = source.split("#", 1)[0].replace("\\", "/")
     stem = posixpath.splitext(posixpath.basename(file))[0].lower()
     name = posixpath.splitext(posixpath.basename(unquote(target).replace("\\", "/")))[0].lower()
-    return name == stem or target.strip().lower() == title.strip().lower()
+    said = target.strip().lower()
+    return name == stem or said == title.strip().lower() or said in {a.strip().lower() for a in aliases}
 
 
 _SHOWN_WIKI_LINK = re.compile(r"\[\[([^\]|#\n]*)(?:#[^\]|\n]*)?(?:\|([^\]\n]*))?\]\]")  # [[Page#Part|alias]]

@@ -135,6 +135,12 @@ class MultiIndex:
                 out[self._gid(i, pid)] = [self._gid(i, p) for p in sibs]
         return out
 
+    def aliases(self, ids: Sequence[int]) -> dict[int, tuple[str, ...]]:
+        out: dict[int, tuple[str, ...]] = {}
+        for i, local in self._split(ids).items():
+            out.update({self._gid(i, pid): names for pid, names in self.indexes[i].aliases(local).items()})
+        return out
+
     def frequency(self, phrase: str) -> tuple[int, int] | None:
         """(passages that hold ``phrase``, all passages) over every collection; None when
         one of them cannot count (Milvus)."""

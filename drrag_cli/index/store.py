@@ -131,6 +131,23 @@ class PassageStore:
             return {}
         return out
 
+    def aliases(self, ids: Sequence[int]) -> dict[int, tuple[str, ...]]:
+        """Passage id → its document's aliases (front matter), for those that have any. A
+        store written before aliases were kept has none."""
+        out: dict[int, tuple[str, ...]] = {}
+        try:
+            for start in range(0, len(ids), 500):
+                chunk = list(ids[start : start + 500])
+                sql = (
+                    "SELECT p.id, a.alias FROM passages p JOIN aliases a ON a.document_id = p.document_id "
+                    f"WHERE p.id IN ({','.join('?' * len(chunk))}) ORDER BY a.rowid"
+                )
+                for pid, alias in self.conn.execute(sql, chunk):
+                    out[pid] = (*out.get(pid, ()), alias)
+        except sqlite3.OperationalError:  # no aliases table: an index from an older drrag
+            return {}
+        return out
+
     def siblings(self, ids: Sequence[int]) -> dict[int, list[int]]:
         """Passage id → every passage id of its document, in order."""
         out: dict[int, list[int]] = {}

@@ -203,8 +203,14 @@ class CFS(BaseStrategy):
         for i, (group, walk) in enumerate(zip(groups, walks, strict=True)):
             title, texts = group[0].passage.title, [d.passage.text for d in group]
             units = bridges.pointed_units(ctx.question, title, texts)
+            linking = any("[[" in u or "](" in u for u in units)  # a link may name no title: [[Marisol]]
+            aliases = ctx.index.aliases([pid for pid, _ in walk]) if linking else {}
             for pid, _ in walk:
-                hop = bridges.names_hop(ctx.question, units, adds[i], found[pid].title, found[pid].text, common)
+                p = found[pid]
+                hops = [bridges.names_hop(ctx.question, units, adds[i], p.title, p.text, common)]
+                if linking:
+                    hops.append(bridges.linked_gap(ctx.question, units, p.source, p.title, aliases.get(pid, ())))
+                hop = min((h for h in hops if h), key=lambda h: h[1], default=None)
                 if hop:
                     out[(i, pid)] = hop
         return out

@@ -19,7 +19,7 @@ import re
 from collections.abc import Callable, Iterable, Sequence, Set
 from functools import lru_cache
 
-from drrag_cli.index.links import core_title
+from drrag_cli.index.links import core_title, explicit_links, links_to
 from drrag_cli.ingest.units import units
 
 STOP = frozenset(
@@ -143,6 +143,25 @@ def names_in(unit: str, question: str) -> tuple[tuple[str, int], ...]:
         if gap <= NEAR:
             out[name] = gap
     return tuple(sorted(out.items(), key=lambda item: item[1]))
+
+
+def linked_gap(
+    question: str, units_1: Sequence[str], source_2: str, title_2: str, aliases_2: Iterable[str] = ()
+) -> tuple[str, int] | None:
+    """The second document's subject with the least distance in words between an explicit
+    link to it ([[…]], […](…), by file name, title or alias: :func:`~drrag_cli.index.links.links_to`)
+    in a pointed unit of the first document and the question's words there, at most
+    :data:`NEAR`; None without such a link. "Its current chair is [[Marisol]]" leads to
+    the note whose front matter lists the alias Marisol, a link no name or title shows."""
+    pointed, best = relation(question), None
+    for unit in units_1:
+        hits = [i for i, w in enumerate(WORD_RE.findall(unit.lower())) if w not in STOP and stem(w) in pointed]
+        for offset, target in explicit_links(unit):
+            if links_to(target, source_2, title_2, aliases_2):
+                gap = _gap(hits, len(WORD_RE.findall(unit[:offset])), max(1, len(WORD_RE.findall(target))))
+                if gap <= NEAR and (best is None or gap < best[1]):
+                    best = (core_title(title_2).strip() or title_2, gap)
+    return best
 
 
 def _gap(hits: Sequence[int], at: int, size: int) -> int:

@@ -98,6 +98,7 @@ def test_a_wiki_link_by_a_front_matter_alias_is_a_link(tmp_path: Path) -> None:
     index = Index.open(settings)
     by_source = {p.source.rsplit("/", 1)[-1]: pid for pid, p in index.passages(range(1, 5)).items()}
     assert index.linked([by_source["club.md"]]) == {by_source["club.md"]: [[by_source["marisol-okonkwo.md"]]]}
+    assert index.aliases(list(by_source.values())) == {by_source["marisol-okonkwo.md"]: ("Marisol",)}
     assert LinkFinder([DocRef(1, "m.md", "Marisol Okonkwo", ("Marisol",))]).links("c.md", "[[marisol]]", 0) == [
         (1, "link")
     ]

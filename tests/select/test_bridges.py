@@ -108,3 +108,17 @@ def test_most_added_prefers_the_passage_that_says_what_the_first_hop_lacks() -> 
     profile = ["Senior data engineer, Porto office lead.", "She plays the cello in an amateur orchestra."]
     adds = bridges.missing("Which musical instrument does the lead of Project Plover play?", "Plover", ["Plover lead"])
     assert "play" in adds and bridges.most_added([7, 8], [0.61, 0.42], profile, adds) == 8  # "play" in "plays"
+
+
+def test_an_explicit_link_beside_the_question_s_words_leads_to_its_note() -> None:
+    """[[Marisol]] names no title; the note's alias, file name or title makes it a link."""
+    question = "Where was the current chair of the Elmstead garden club born?"
+    units = ["its current chair is [[Marisol]], who took over from Peter Hale in 2021."]
+    assert bridges.linked_gap(question, units, "notes/marisol-okonkwo.md", "Marisol Okonkwo", ("Marisol",)) == (
+        "Marisol Okonkwo", 2
+    )
+    assert bridges.linked_gap(question, units, "notes/marisol-okonkwo.md", "Marisol Okonkwo") is None  # no alias
+    by_file = ["its current chair is [M. Okonkwo](../people/marisol-okonkwo.md)."]
+    assert bridges.linked_gap(question, by_file, "people/marisol-okonkwo.md", "Marisol Okonkwo")[0] == "Marisol Okonkwo"
+    far = ["its current chair is peter. " + "we grow beans and sell them every week. " * 3 + "[[Marisol]]"]
+    assert bridges.linked_gap(question, far, "m.md", "Marisol Okonkwo", ("Marisol",)) is None  # too far to point
