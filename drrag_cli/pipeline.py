@@ -255,6 +255,14 @@ class Pipeline:
             retrieval = self._retrieve(question, plan, params, dslr_threshold, None, excluded)
         return retrieval, held
 
+    def _aliases(self, documents: list[Any]) -> dict[str, tuple[str, ...]]:
+        """Each fed document's source → its front matter aliases, for the links a rewrite
+        may follow ("[[Marisol]]"); none is looked up when no fed text holds a wiki-link."""
+        if not any("[[" in d.passage.text for d in documents):
+            return {}
+        found = self.index.aliases([d.passage.passage_id for d in documents if d.passage.passage_id is not None])
+        return {d.passage.source: found[d.passage.passage_id] for d in documents if d.passage.passage_id in found}
+
     def _reread(self, relation: str, passages: list[Passage], source: str) -> list[Passage]:
         """After a decomposed rewrite, the bridge document's (``source``) passage that holds
         most words of what is asked of the bridge (the rewritten question without the
@@ -311,7 +319,7 @@ class Pipeline:
             if self.settings.answer.mode == "decompose":
                 from drrag_cli.generate.decompose import bridged
 
-                found = bridged(question, retrieval.documents)
+                found = bridged(question, retrieval.documents, self._aliases(retrieval.documents))
                 if found:
                     asked, bridge = found
                     passages = self._reread(asked.replace(bridge.entity, " "), passages, bridge.source)

@@ -197,3 +197,24 @@ def test_linked_notes_are_asked_about_the_entity_their_links_name(tmp_path: Path
     assert beans.asked == "Who brought runner beans to the seed swap?" and "Peter Hale" in beans.text
     born = pipe.ask("Where was the man who brought runner beans to the seed swap born?").answer
     assert born.asked == "Where was Peter Hale born?" and "Leeds" in born.text
+
+
+def test_a_link_by_a_front_matter_alias_is_a_named_hop_and_the_bridge(tmp_path: Path) -> None:
+    """"Its current chair is [[Marisol]]" links the note whose front matter lists the alias:
+    CFS keeps it as a named hop (the classifier alone scored it just under its threshold
+    here) and the question is asked about her; before, the answer came from Peter Hale's note."""
+    corpus = tmp_path / "vault"
+    corpus.mkdir()
+    (corpus / "club.md").write_text(
+        "# Elmstead garden club\n\nIts current chair is [[Marisol]], who took over from Peter Hale in 2021.\n"
+    )
+    (corpus / "marisol-okonkwo.md").write_text(
+        "---\ntitle: Marisol Okonkwo\naliases: [Marisol]\n---\nHydrologist at the water board. Born in Porto.\n"
+    )
+    (corpus / "peter-hale.md").write_text("# Peter Hale\n\nPeter Hale chaired the garden club. He was born in Leeds.\n")
+    settings = Settings().replace({"index.path": str(tmp_path / "ix")})
+    Index.build([corpus], settings)
+    result = Pipeline(settings).ask("Where was the current chair of the Elmstead garden club born?")
+    kept = {d.passage.title: d for d in result.retrieval.documents}
+    assert "Marisol Okonkwo" in kept and kept["Marisol Okonkwo"].via is not None
+    assert result.answer.asked == "Where was Marisol Okonkwo born?"

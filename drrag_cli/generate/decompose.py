@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -28,6 +28,9 @@ from drrag_cli.select.bridges import words as word_string  # `words` is a list i
 if TYPE_CHECKING:
     from drrag_cli.retrieve.context import Selected
     from drrag_cli.types import Passage
+
+
+Aliases = Mapping[str, Sequence[str]]  # a document's source → the other names a wiki-link may use
 
 
 @dataclass(frozen=True)
@@ -45,11 +48,12 @@ def _units_naming(title: str, texts: Sequence[str]) -> str:
     return " ".join(u for text in texts for u in units(text) if title in u)
 
 
-def named_bridge(documents: Sequence[Selected]) -> Bridge | None:
+def named_bridge(documents: Sequence[Selected], aliases: Aliases | None = None) -> Bridge | None:
     """The bridge entity of a two-hop context: the title of the first dynamic document
-    that its static document's fed passages name (the link CFS followed), with the units
-    that name it and the static document's title. A title they do not contain is a
-    document, not an entity ("Offsite 2022: notes"), so no bridge."""
+    that its static document's fed passages name (the link CFS followed), or link to by
+    file name or by one of its ``aliases`` ("[[Marisol]]"), with the units that do so and
+    the static document's title. A title they neither contain nor link is a document, not
+    an entity ("Offsite 2022: notes"), so no bridge."""
     statics = [d.passage for d in documents if d.via is None]
     sources = {p.passage_id: p.source for p in statics}
     for d in documents:
@@ -58,10 +62,19 @@ def named_bridge(documents: Sequence[Selected]) -> Bridge | None:
         title = d.passage.title.strip().lower()
         source = sources.get(d.via)
         texts = [p.text.lower() for p in statics if source is None or p.source == source]
+        about = next((p.title for p in statics if p.passage_id == d.via), "")
         if len(title) >= 3 and any(title in text for text in texts):
-            about = next((p.title for p in statics if p.passage_id == d.via), "")
             return Bridge(d.passage.title.strip(), _units_naming(title, texts), about, d.passage.source)
+        said = (aliases or {}).get(d.passage.source, ())
+        linking = [u for t in texts for u in units(t) if _links(u, d.passage, said)]
+        if len(title) >= 3 and linking:
+            return Bridge(d.passage.title.strip(), " ".join(linking), about, d.passage.source)
     return None
+
+
+def _links(unit: str, passage: Passage, aliases: Sequence[str]) -> bool:
+    """``unit`` holds an explicit link to ``passage``'s document (its file name, title or alias)."""
+    return any(links_to(target, passage.source, passage.title, aliases) for _, target in explicit_links(unit))
 
 
 def mentioned_bridge(question: str, documents: Sequence[Selected]) -> Bridge | None:
@@ -160,13 +173,13 @@ def decomposed(question: str, documents: Sequence[Selected]) -> str | None:
     return found[0] if found else None
 
 
-def bridged(question: str, documents: Sequence[Selected]) -> tuple[str, Bridge] | None:
+def bridged(question: str, documents: Sequence[Selected], aliases: Aliases | None = None) -> tuple[str, Bridge] | None:
     """(the rewritten question, the bridge it names) or None: :func:`decomposed` with the
     bridge it put in (the named bridge, else the mentioned one when the question does not
     describe the named one). No rewrite when the bridge is what the question asks for
     (:func:`asked_kind`): "Which American film director hosted the ...?" must not become
     "... hosted John Waters?" when John Waters's page opens "... is an American film director"."""
-    found = _described_bridge(question, documents)
+    found = _described_bridge(question, documents, aliases)
     if found is None:
         return None
     asked, bridge = found
@@ -177,7 +190,9 @@ def bridged(question: str, documents: Sequence[Selected]) -> tuple[str, Bridge] 
     return asked, bridge
 
 
-def _described_bridge(question: str, documents: Sequence[Selected]) -> tuple[str, Bridge] | None:
+def _described_bridge(
+    question: str, documents: Sequence[Selected], aliases: Aliases | None = None
+) -> tuple[str, Bridge] | None:
     """The named bridge's rewrite, else the first mentioned bridge's (one per hop) that the
     question describes: a title the question does not describe (the client register's
     "Maren Okafor") gives way to the name it does, and so does a name of the first hop
@@ -186,10 +201,10 @@ def _described_bridge(question: str, documents: Sequence[Selected]) -> tuple[str
     of the first-ranked static document come first: a person the second one names ("Jonas
     Weber" in the infrastructure page) must not displace the client the board update names."""
     for group in _by_static(documents):
-        for bridge in itertools.chain([named_bridge(group)], mentioned_bridges(question, group)):
+        for bridge in itertools.chain([named_bridge(group, aliases)], mentioned_bridges(question, group)):
             asked = bridge_question(question, bridge.entity, bridge.near, bridge.about) if bridge else None
             if asked and bridge:
-                linked = _linked_instead(_replaced(question, asked), bridge, group)
+                linked = _linked_instead(_replaced(question, asked), bridge, group, aliases)
                 asked_linked = bridge_question(question, linked.entity, linked.near, linked.about)
                 asked, bridge = (asked_linked, linked) if asked_linked else (asked, bridge)
             if asked and bridge and not _names_a_document(question, asked, documents):
@@ -197,7 +212,9 @@ def _described_bridge(question: str, documents: Sequence[Selected]) -> tuple[str
     return None
 
 
-def _linked_instead(description: str, bridge: Bridge, documents: Sequence[Selected]) -> Bridge:
+def _linked_instead(
+    description: str, bridge: Bridge, documents: Sequence[Selected], aliases: Aliases | None = None
+) -> Bridge:
     """The document an explicit link in the bridge's words points to, instead of the bridge,
     when those words hold every word of the question's ``description`` of it (beyond the
     first hop's title) and the link stands nearer them than the bridge's name: "Its current
@@ -217,7 +234,8 @@ def _linked_instead(description: str, bridge: Bridge, documents: Sequence[Select
 
     for offset, target in explicit_links(near):
         for d in documents:
-            linked = d.passage.source != bridge.source and links_to(target, d.passage.source, d.passage.title)
+            said = (aliases or {}).get(d.passage.source, ())
+            linked = d.passage.source != bridge.source and links_to(target, d.passage.source, d.passage.title, said)
             if linked and gap(offset) < min(map(gap, named)):
                 return Bridge(d.passage.title.strip(), bridge.near, bridge.about, d.passage.source)
     return bridge

@@ -9,7 +9,6 @@ from drrag_cli.generate.decompose import (
     asked_kind,
     bridge_context,
     bridge_question,
-    bridged,
     decomposed,
     mentioned_bridge,
     named_bridge,
@@ -334,31 +333,6 @@ def test_a_description_that_is_a_documents_title_is_no_bridge() -> None:
     assert decomposed("Which instrument does the partner of Greta Vos play?", [choir, greta, joost]) == (
         "Which instrument does Joost Brandsma play?"
     )
-
-
-def test_an_explicit_link_nearer_the_description_outranks_a_plain_name() -> None:
-    """The club note names Peter Hale (the dynamic hop CFS found through it) and links
-    Marisol's note: "the current chair" is the one the link stands beside, when the note
-    says every word of the description."""
-    question = "Where did the current chair of the Elmstead garden club grow up?"
-    club = selected(
-        1, "garden-club.md", "Elmstead garden club",
-        "Its current chair is [[Marisol Okonkwo]], who took over from Peter Hale in 2021.",
-    )  # fmt: skip
-    marisol = selected(4, "Marisol Okonkwo.md", "Marisol Okonkwo", "Marisol grew up in Porto.")
-    peter = selected(7, "peter-hale.md", "Peter Hale", "Peter Hale was born in Leeds.", via=1)
-    asked, bridge = bridged(question, [club, marisol, peter])
-    assert (asked, bridge.source) == ("Where did Marisol Okonkwo grow up?", "Marisol Okonkwo.md")
-    # a markdown link by path counts the same; a link farther from the description does not
-    by_path = club.passage.text.replace("[[Marisol Okonkwo]]", "[Marisol](Marisol%20Okonkwo.md)")
-    club_md = selected(1, "garden-club.md", "Elmstead garden club", by_path)
-    assert bridged(question, [club_md, marisol, peter])[1].source == "Marisol Okonkwo.md"
-    # the club note does not say "previous": CFS's named hop stays (it is him)
-    previous = "Where was the previous chair of the Elmstead garden club born?"
-    assert bridged(previous, [club, marisol, peter])[0] == "Where was Peter Hale born?"
-    far = "Its current chair is Peter Hale, since 2021; before him it was [[Marisol Okonkwo]]."
-    club_far = selected(1, "garden-club.md", "Elmstead garden club", far)
-    assert bridged(question, [club_far, marisol, peter])[0] == "Where did Peter Hale grow up?"
 
 
 def test_the_description_and_the_static_document_share_a_stem() -> None:
