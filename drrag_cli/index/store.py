@@ -8,7 +8,7 @@ same ids, so a hit from either maps straight back to its passage here.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
 from drrag_cli.types import Passage
@@ -94,18 +94,8 @@ class PassageStore:
         return {f: (sha, size, mtime) for f, sha, size, mtime in rows}
 
     def get(self, ids: Iterable[int]) -> dict[int, Passage]:
-        ids = list(ids)
-        out: dict[int, Passage] = {}
-        for start in range(0, len(ids), 500):
-            chunk = ids[start : start + 500]
-            marks = ",".join("?" * len(chunk))
-            sql = (
-                f"SELECT {_PASSAGE_COLUMNS} FROM passages p JOIN documents d "
-                f"ON d.id = p.document_id WHERE p.id IN ({marks})"
-            )
-            for row in self.conn.execute(sql, chunk):
-                out[row[0]] = _row_to_passage(row)
-        return out
+        sql = f"SELECT {_PASSAGE_COLUMNS} FROM passages p JOIN documents d ON d.id = p.document_id WHERE p.id IN ({{}})"
+        return {row[0]: _row_to_passage(row) for row in self._rows(sql, list(ids))}
 
     def all_passages(self) -> list[tuple[int, str, str, str]]:
         """(id, title, text, content_hash) of every passage, in id order."""
@@ -121,12 +111,10 @@ class PassageStore:
         """Passage id → the documents it links to (in order of appearance). A store written
         before links were recorded has none."""
         out: dict[int, list[int]] = {}
+        sql = "SELECT passage_id, document_id FROM links WHERE passage_id IN ({}) ORDER BY rowid"
         try:
-            for start in range(0, len(ids), 500):
-                chunk = list(ids[start : start + 500])
-                sql = f"SELECT passage_id, document_id FROM links WHERE passage_id IN ({','.join('?' * len(chunk))})"
-                for pid, doc in self.conn.execute(sql + " ORDER BY rowid", chunk):
-                    out.setdefault(pid, []).append(doc)
+            for pid, doc in self._rows(sql, ids):
+                out.setdefault(pid, []).append(doc)
         except sqlite3.OperationalError:  # no links table: an index from an older drrag
             return {}
         return out
@@ -135,15 +123,10 @@ class PassageStore:
         """Passage id → its document's aliases (front matter), for those that have any. A
         store written before aliases were kept has none."""
         out: dict[int, tuple[str, ...]] = {}
+        sql = "SELECT p.id, a.alias FROM passages p JOIN aliases a ON a.document_id = p.document_id WHERE p.id IN ({})"
         try:
-            for start in range(0, len(ids), 500):
-                chunk = list(ids[start : start + 500])
-                sql = (
-                    "SELECT p.id, a.alias FROM passages p JOIN aliases a ON a.document_id = p.document_id "
-                    f"WHERE p.id IN ({','.join('?' * len(chunk))}) ORDER BY a.rowid"
-                )
-                for pid, alias in self.conn.execute(sql, chunk):
-                    out[pid] = (*out.get(pid, ()), alias)
+            for pid, alias in self._rows(sql + " ORDER BY a.rowid", ids):
+                out[pid] = (*out.get(pid, ()), alias)
         except sqlite3.OperationalError:  # no aliases table: an index from an older drrag
             return {}
         return out
@@ -151,24 +134,24 @@ class PassageStore:
     def siblings(self, ids: Sequence[int]) -> dict[int, list[int]]:
         """Passage id → every passage id of its document, in order."""
         out: dict[int, list[int]] = {}
+        sql = "SELECT p.id, q.id FROM passages p JOIN passages q ON q.document_id = p.document_id WHERE p.id IN ({})"
+        for pid, sibling in self._rows(sql + " ORDER BY p.id, q.ordinal", ids):
+            out.setdefault(pid, []).append(sibling)
+        return out
+
+    def _rows(self, sql: str, ids: Sequence[int]) -> Iterator[tuple]:
+        """The rows of ``sql`` (its ``IN ({})`` filled with ``ids``), 500 ids a query: SQLite
+        caps the parameters of one statement."""
         for start in range(0, len(ids), 500):
             chunk = list(ids[start : start + 500])
-            sql = (
-                "SELECT p.id, q.id FROM passages p JOIN passages q ON q.document_id = p.document_id "
-                f"WHERE p.id IN ({','.join('?' * len(chunk))}) ORDER BY p.id, q.ordinal"
-            )
-            for pid, sibling in self.conn.execute(sql, chunk):
-                out.setdefault(pid, []).append(sibling)
-        return out
+            yield from self.conn.execute(sql.format(",".join("?" * len(chunk))), chunk)
 
     def document_passages(self, doc_ids: Sequence[int]) -> dict[int, list[int]]:
         """Document id → its passage ids, in order."""
         out: dict[int, list[int]] = {}
-        for start in range(0, len(doc_ids), 500):
-            chunk = list(doc_ids[start : start + 500])
-            sql = f"SELECT document_id, id FROM passages WHERE document_id IN ({','.join('?' * len(chunk))})"
-            for doc, pid in self.conn.execute(sql + " ORDER BY document_id, ordinal", chunk):
-                out.setdefault(doc, []).append(pid)
+        sql = "SELECT document_id, id FROM passages WHERE document_id IN ({}) ORDER BY document_id, ordinal"
+        for doc, pid in self._rows(sql, list(doc_ids)):
+            out.setdefault(doc, []).append(pid)
         return out
 
     def counts(self) -> dict[str, int]:
