@@ -51,9 +51,9 @@ def _units_naming(title: str, texts: Sequence[str]) -> str:
 def named_bridge(documents: Sequence[Selected], aliases: Aliases | None = None) -> Bridge | None:
     """The bridge entity of a two-hop context: the title of the first dynamic document
     that its static document's fed passages name (the link CFS followed), or link to by
-    file name or by one of its ``aliases`` ("[[Marisol]]"), with the units that do so and
-    the static document's title. A title they neither contain nor link is a document, not
-    an entity ("Offsite 2022: notes"), so no bridge."""
+    one of its ``aliases`` ("[[Marisol]]": an alias names the entity), with the units that
+    do so and the static document's title. A title they do not contain is a document, not
+    an entity ("Offsite 2022: notes", even when linked by its file name), so no bridge."""
     statics = [d.passage for d in documents if d.via is None]
     sources = {p.passage_id: p.source for p in statics}
     for d in documents:
@@ -65,16 +65,11 @@ def named_bridge(documents: Sequence[Selected], aliases: Aliases | None = None) 
         about = next((p.title for p in statics if p.passage_id == d.via), "")
         if len(title) >= 3 and any(title in text for text in texts):
             return Bridge(d.passage.title.strip(), _units_naming(title, texts), about, d.passage.source)
-        said = (aliases or {}).get(d.passage.source, ())
-        linking = [u for t in texts for u in units(t) if _links(u, d.passage, said)]
+        said = {a.strip().lower() for a in (aliases or {}).get(d.passage.source, ())}
+        linking = [u for t in texts for u in units(t) if said & {target for _, target in explicit_links(u)}]
         if len(title) >= 3 and linking:
             return Bridge(d.passage.title.strip(), " ".join(linking), about, d.passage.source)
     return None
-
-
-def _links(unit: str, passage: Passage, aliases: Sequence[str]) -> bool:
-    """``unit`` holds an explicit link to ``passage``'s document (its file name, title or alias)."""
-    return any(links_to(target, passage.source, passage.title, aliases) for _, target in explicit_links(unit))
 
 
 def mentioned_bridge(question: str, documents: Sequence[Selected]) -> Bridge | None:
