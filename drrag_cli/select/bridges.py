@@ -130,7 +130,7 @@ def names_in(unit: str, question: str) -> tuple[tuple[str, int], ...]:
     Maren Okafor" the client is the name next to "built". Leading stop words and month or
     day names are dropped; three characters at least."""
     asked, pointed = content(question), relation(question)
-    hits = [i for i, w in enumerate(WORD_RE.findall(unit.lower())) if w not in STOP and stem(w) in pointed]
+    hits = _hits(WORD_RE.findall(unit.lower()), pointed)
     out: dict[str, int] = {}
     for match in NAME_RE.finditer(unit):
         parts = (match.group(1) or match.group(2)).split()
@@ -155,13 +155,18 @@ def linked_gap(
     the note whose front matter lists the alias Marisol, a link no name or title shows."""
     pointed, best = relation(question), None
     for unit in units_1:
-        hits = [i for i, w in enumerate(WORD_RE.findall(unit.lower())) if w not in STOP and stem(w) in pointed]
+        hits = _hits(WORD_RE.findall(unit.lower()), pointed)
         for offset, target in explicit_links(unit):
             if links_to(target, source_2, title_2, aliases_2):
                 gap = _gap(hits, len(WORD_RE.findall(unit[:offset])), max(1, len(WORD_RE.findall(target))))
                 if gap <= NEAR and (best is None or gap < best[1]):
                     best = (core_title(title_2).strip() or title_2, gap)
     return best
+
+
+def _hits(tokens: Sequence[str], stems: Set[str]) -> list[int]:
+    """Where the lower-case words ``tokens`` have one of ``stems`` (stop words never do)."""
+    return [i for i, w in enumerate(tokens) if w not in STOP and stem(w) in stems]
 
 
 def _gap(hits: Sequence[int], at: int, size: int) -> int:
@@ -174,7 +179,7 @@ def _hits_and_places(text: str, stems: Set[str], phrase: str) -> tuple[list[int]
     among them, and how many words ``phrase`` has."""
     tokens = WORD_RE.findall(text.lower())
     key = WORD_RE.findall(phrase.lower())
-    hits = [i for i, w in enumerate(tokens) if w not in STOP and stem(w) in stems]
+    hits = _hits(tokens, stems)
     places = [at for at in range(len(tokens) - len(key) + 1) if tokens[at : at + len(key)] == key]
     return hits, places, len(key)
 
