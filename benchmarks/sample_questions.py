@@ -56,7 +56,8 @@ def main() -> None:
     ix = args.out / "ix"
     drrag = [sys.executable, "-m", "drrag_cli.cli.main"]
     corpus = args.corpus.resolve()
-    run = subprocess.run([*drrag, "index", str(corpus), "--index", str(ix), "--replace", "--json"], capture_output=True)
+    index_cmd = [*drrag, "index", str(corpus), "--index", str(ix), "--replace", "--json"]
+    run = subprocess.run(index_cmd, capture_output=True, text=True)
     if run.returncode != 0:
         sys.exit(run.stderr)
     rows = []
