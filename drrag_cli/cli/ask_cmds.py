@@ -117,6 +117,7 @@ def ask(
 
     The answer is followed by numbered sources \\[n] title — path:lines. Documents are
     treated as data: their text is fenced in the prompt and cannot change the output.
+
     --rewrite dmqr and --strategy note call the LLM more than once (rewrites are cached).
     With --server (or DRRAG_SERVER) a running `drrag serve` answers, with its own index and settings.
     \f

@@ -87,16 +87,18 @@ def index(
 ) -> None:
     """Ingest files and folders into an incremental, crash-safe hybrid index.
 
-    Unchanged files are skipped by content hash, changed ones replaced, deleted ones pruned.
+    Unchanged files are skipped by content hash, changed ones replaced, deleted ones
+    pruned. A killed run leaves the previous index usable.
+
     The folders given become the index's roots, which `drrag index` with no PATH re-syncs;
     a PATH not indexed before is added as a new root (said on stderr, "roots_added" in
-    --json) unless --replace (or its alias --only) makes PATHS the only roots.
-    Formats: .md .markdown .txt .rst .html .htm .pdf, .eml .mbox mail,
-    .json/.jsonl record corpora ({id?, title, text} per record), and
-    .docx .pptx .odt .epub with pip install 'drrag-cli\\[office]'.
-    A killed run leaves the previous index usable.
-    With no PATH and no --index, every collection (`drrag collection add`) is re-synced
-    too, after the local index when there is one.
+    --json) unless --replace (or its alias --only) makes PATHS the only roots. With no
+    PATH and no --index, every collection (`drrag collection add`) is re-synced too,
+    after the local index when there is one.
+
+    Formats: .md .markdown .txt .rst .html .htm .pdf, .eml .mbox mail, .json/.jsonl
+    record corpora ({id?, title, text} per record), and .docx .pptx .odt .epub with
+    pip install 'drrag-cli\\[office]'.
     \f
     Long: typer declares the options in the signature (~40 lines); the body is short.
     """

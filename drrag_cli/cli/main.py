@@ -6,6 +6,7 @@ User errors print one line on stderr; tracebacks only with --debug.
 
 from __future__ import annotations
 
+import inspect
 import os
 import sys
 
@@ -18,9 +19,8 @@ HELP = """Offline multi-hop question answering over your own files with DR-RAG.
 
 Examples:
 
-  drrag index ~/notes                      # build or update ./.drrag incrementally
-
-  drrag search "project heron lead" -k 3   # retrieval only (hybrid BM25 + dense)
+  drrag index ~/notes                     # build or update ./.drrag
+  drrag search "project heron lead" -k 3  # retrieval only (BM25 + dense)
 
   drrag ask "In which city was the lead engineer of Project Heron born?"
 
@@ -69,7 +69,43 @@ def _register() -> None:
     collection_cmds.register(app)
 
 
+def reflowed(text: str | None) -> str | None:
+    """A help text whose paragraphs are one line each, so rich wraps them to the terminal:
+    typer keeps a docstring's single line breaks, and at 80 columns a source line of 80
+    characters became a line and a one-word line ("Documents" / "are"). A paragraph whose
+    lines are indented (an example block) keeps them; so does what follows the \f."""
+    if not text:
+        return text
+    head, cut, tail = inspect.cleandoc(text).partition("\f")
+    paragraphs = [
+        p if p.startswith("\b") or any(line.startswith("  ") for line in p.splitlines()) else " ".join(p.split())
+        for p in head.strip().split("\n\n")
+    ]
+    return "\n\n".join(paragraphs) + (f"\n{cut}{tail}" if cut else "")
+
+
+def listed(epilog: str | None) -> str | None:
+    """"Examples: a  |  b" as one example per line ("Examples:", then each indented), so a
+    wrapped line never splits one command across two; a single example stays as it is."""
+    if not epilog or "  |  " not in epilog:
+        return epilog
+    label, _, rest = epilog.partition(": ")
+    return "\n".join([f"{label}:", *(f"  {example.strip()}" for example in rest.split("  |  "))])
+
+
+def _reflow(group: typer.Typer) -> None:
+    group.info.help = reflowed(group.info.help if isinstance(group.info.help, str) else None)
+    group.info.epilog = listed(group.info.epilog if isinstance(group.info.epilog, str) else None)
+    for command in group.registered_commands:
+        command.help = reflowed(command.help or inspect.getdoc(command.callback))
+        command.epilog = listed(command.epilog)
+    for sub in group.registered_groups:
+        if sub.typer_instance is not None:
+            _reflow(sub.typer_instance)
+
+
 _register()
+_reflow(app)
 
 
 def _click_exception() -> type[Exception]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -44,18 +45,38 @@ def test_help_shows_examples(cli) -> None:  # noqa: ANN001
 def test_no_help_shows_a_developer_note(cli) -> None:  # noqa: ANN001
     """A long command's docstring says why after "Long:" (tests/test_structure.py), past the
     \\f that ends its help; neither the command list nor any command's help may show it."""
-    import click
     import typer
 
     from drrag_cli.cli.main import app
 
-    def paths(command: click.Command, at: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
-        subs = command.commands.values() if isinstance(command, click.Group) else []
+    def paths(command: Any, at: tuple[str, ...] = ()) -> list[tuple[str, ...]]:  # noqa: ANN401 — a click command
+        subs = getattr(command, "commands", {}).values()  # typer may vendor its own click: no isinstance
         return [at, *(p for sub in subs for p in paths(sub, (*at, sub.name or "")))]
 
     for args in paths(typer.main.get_command(app)):
         code, out, _ = cli(*args, "--help")
         assert code == 0 and "Long:" not in out, args
+
+
+def test_help_wraps_to_the_terminal() -> None:
+    """typer keeps a help text's single line breaks, so a docstring line longer than the
+    terminal became a line and a one-word line at 80 columns ("Documents" / "are"). Every
+    command's help paragraphs are one line each (rich wraps them), bar indented examples,
+    and an epilog of several examples has one per line."""
+    import typer
+
+    from drrag_cli.cli.main import app
+
+    def commands(command: Any) -> list[Any]:  # noqa: ANN401 — a click command
+        subs = getattr(command, "commands", {}).values()  # typer may vendor its own click: no isinstance
+        return [command, *(c for sub in subs for c in commands(sub))]
+
+    for command in commands(typer.main.get_command(app)):
+        help_text = (command.help or "").partition("\f")[0]
+        for paragraph in help_text.strip().split("\n\n"):
+            lines = paragraph.splitlines()
+            assert len(lines) == 1 or all(line.startswith("  ") for line in lines[1:]), (command.name, paragraph)
+        assert "  |  " not in (command.epilog or ""), command.name
 
 
 @pytest.mark.parametrize(
