@@ -218,3 +218,25 @@ def test_a_link_by_a_front_matter_alias_is_a_named_hop_and_the_bridge(tmp_path: 
     kept = {d.passage.title: d for d in result.retrieval.documents}
     assert "Marisol Okonkwo" in kept and kept["Marisol Okonkwo"].via is not None
     assert result.answer.asked == "Where was Marisol Okonkwo born?"
+
+
+def test_a_question_describing_a_note_s_own_subject_is_asked_about_it(tmp_path: Path) -> None:
+    """"the Lisbon office lead" is a row of one profile's table: the question is asked about
+    her by name and only her profile is read. Before, the model also read another profile's
+    "was born in Mechelen", fed beside hers, and copied that (the sample corpus's Inês
+    Carvalho and Sofie Janssens, asked "Where was the Porto office lead born?")."""
+    corpus = tmp_path / "people"
+    corpus.mkdir()
+    (corpus / "ana-sousa.md").write_text(
+        "# Ana Sousa\n\n| | |\n|---|---|\n| **Role** | Data engineer, Lisbon office lead |\n"
+        "| **Joined** | 2021 |\n\n## Background\n\nAna was born in Braga and studied in Minho.\n"
+    )
+    (corpus / "els-peeters.md").write_text(
+        "# Els Peeters\n\n| | |\n|---|---|\n| **Role** | Office manager, Ghent |\n\n"
+        "## Background\n\nEls was born in Mechelen and studied languages in Antwerp.\n"
+    )
+    settings = Settings().replace({"index.path": str(tmp_path / "ix")})
+    Index.build([corpus], settings)
+    result = Pipeline(settings).ask("Where was the Lisbon office lead born?")
+    assert result.answer.asked == "Where was Ana Sousa born?"
+    assert {p.source for p in result.answer.passages} == {str(corpus / "ana-sousa.md")}

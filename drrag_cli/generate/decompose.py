@@ -18,7 +18,14 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from drrag_cli.generate.description import DETERMINERS, OPENING, asked_kind, bridge_question, content_words
+from drrag_cli.generate.description import (
+    DETERMINERS,
+    OPENING,
+    PREPOSITIONS,
+    asked_kind,
+    bridge_question,
+    content_words,
+)
 from drrag_cli.index.links import core_title, explicit_links, links_to
 from drrag_cli.ingest.units import units
 from drrag_cli.select.bridges import CALENDAR, NAME_RE, STOP, WORD_RE, content, inside, topic_name, topic_units
@@ -204,6 +211,38 @@ def _described_bridge(
                 asked, bridge = (asked_linked, linked) if asked_linked else (asked, bridge)
             if asked and bridge and not _names_a_document(question, asked, documents):
                 return asked, bridge
+    return _described_subject(question, documents)
+
+
+def _described_subject(question: str, documents: Sequence[Selected]) -> tuple[str, Bridge] | None:
+    """The question asked about a static document's own subject when one of its units
+    states every word of the question's description and no other fed file's unit does:
+    "Where was [the Porto office lead] born?" over Inês Carvalho's profile ("Role | Senior
+    data engineer, Porto office lead") is "Where was Inês Carvalho born?". Without it the
+    model read Sofie Janssens's "born in Mechelen", fed beside the profile, and answered
+    that. Only when no hop gave a bridge, for a definite description ("the ...") in a
+    question that does not ask for a person ("Who was known ... as [a consultant]?" asks
+    for the subject itself), that is no object of a preposition ("the only female music
+    director in [the Telugu film industry]" is not M. M. Srilekha); the title must be a
+    name the question does not hold."""
+    if question.lstrip().lower().startswith(("who ", "whom ")):
+        return None
+    files: dict[str, list[str]] = {}
+    for d in documents:
+        files.setdefault(d.passage.source, []).extend(units(d.passage.text))
+    for d in dict((d.passage.source, d) for d in documents if d.via is None).values():
+        title = core_title(d.passage.title).strip()
+        if len(title) < 3 or not title[0].isupper() or content_words(title) & content_words(question):
+            continue
+        subject = Bridge(title, "", "", d.passage.source)
+        asked = bridge_question(question, title, " ".join(files[d.passage.source]))
+        replaced = _replaced(question, asked) if asked else ""
+        before, definite, _ = question.lower().partition(f" the {replaced.lower()}")
+        cues = content_words(replaced) if definite and before.split()[-1] not in PREPOSITIONS else set()
+        holders = {source for source, said in files.items() if any(cues <= content_words(u) for u in said)}
+        if cues and holders == {d.passage.source} and not _names_a_document(question, asked or "", documents):
+            near = " ".join(u for u in files[d.passage.source] if cues <= content_words(u))
+            return asked or "", Bridge(subject.entity, near, "", subject.source)
     return None
 
 

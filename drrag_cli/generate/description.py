@@ -21,7 +21,7 @@ _DO = frozenset({"do", "does", "did"})
 _BE = frozenset({"is", "are", "was", "were", "has", "have", "had"})
 _WH = frozenset({"what", "which", "who", "whom", "whose", "where", "when", "how"})
 _SUBJECT_WH = frozenset({"what", "which", "who"})  # "What is the X ...?": X is what is asked
-_PREPOSITIONS = frozenset({"in", "at", "on", "from", "for", "by", "to", "of", "during", "with"})
+PREPOSITIONS = frozenset({"in", "at", "on", "from", "for", "by", "to", "of", "during", "with"})
 _PARTICIPLE_RE = re.compile(r"(ed|en|wn|rn)$|^(made|held|built|set|shot|found|run|sold|won|led)$")
 
 
@@ -50,7 +50,7 @@ def bridge_question(question: str, entity: str, near: str | None = None, about: 
     words = question.rstrip(" ?").split()
     lower = [w.lower() for w in words]
     opens = lower[:1] if lower[:1] and lower[0] in _WH else lower[:2]
-    if not opens or opens[-1] not in _WH or (len(opens) == 2 and opens[0] not in _PREPOSITIONS):
+    if not opens or opens[-1] not in _WH or (len(opens) == 2 and opens[0] not in PREPOSITIONS):
         return _leading_description(words, lower, entity, near, about)
     for i in range(len(opens), len(words)):
         if lower[i] not in DETERMINERS or _names(words, i):
@@ -71,7 +71,7 @@ def bridge_question(question: str, entity: str, near: str | None = None, about: 
             return _inner_description(words, lower, i, entity, near, about)
         if tail and span[-1] in ("be", "been"):  # "Whose father was [a navigator who ... would later be born]?"
             tail, span = 0, lower[i:]  # the participle is the description's own: "Whose father was John Cabot?"
-        if len(span) < 2 or (span[-1] in _PREPOSITIONS and not _RELATIVE & set(span[1:-1])):
+        if len(span) < 2 or (span[-1] in PREPOSITIONS and not _RELATIVE & set(span[1:-1])):
             return None  # "... birthplace [a part of]?"; "[the cluster that X was trained on]" is whole
         if near is not None and not _describes(" ".join(span), near, about):
             return None  # the static document does not describe the entity this way
@@ -90,7 +90,7 @@ def _innermost(words: list[str], lower: list[str], at: int, end: int, near: str 
     if near is None:
         return at
     for j in range(end - 2, at, -1):
-        if lower[j] not in DETERMINERS or lower[j - 1] not in _PREPOSITIONS or _names(words, j):
+        if lower[j] not in DETERMINERS or lower[j - 1] not in PREPOSITIONS or _names(words, j):
             continue
         if (_RELATIVE | {"where", "when"}) & set(lower[at:j]):
             continue
@@ -135,7 +135,7 @@ def _one_phrase(span: list[str]) -> bool:
         return False
     if _RELATIVE & set(span) or {"where", "when"} & set(span):
         return True  # a relative clause holds its own verb and objects
-    return all(span[j - 1] in _PREPOSITIONS for j in range(1, len(span)) if span[j] in DETERMINERS)
+    return all(span[j - 1] in PREPOSITIONS for j in range(1, len(span)) if span[j] in DETERMINERS)
 
 
 _DONE_BY_WORDS = 4  # between the determiner and the title: a longer stretch holds a clause of its own
@@ -159,7 +159,7 @@ def _done_by(
         if [w.strip("\"'’") for w in lower[end - len(title) : end]] != title:
             continue
         between = lower[at + 1 : end - len(title)]
-        if len(between) > _DONE_BY_WORDS or not set(between) & (_PREPOSITIONS | _RELATIVE):
+        if len(between) > _DONE_BY_WORDS or not set(between) & (PREPOSITIONS | _RELATIVE):
             return None  # "did [the team have dinner during the offsite at which ... the Plover] ingestion service"
         if words[end - 1][-1] in "'’" or lower[end] in ("'s", "’s"):
             return None
@@ -237,7 +237,7 @@ def asked_kind(question: str) -> str:
         return ""
     kind = ""
     for word in words[at + 1 :]:
-        if word in _PREPOSITIONS or word in _BE or word in _DO or word in STOP or _PARTICIPLE_RE.search(word):
+        if word in PREPOSITIONS or word in _BE or word in _DO or word in STOP or _PARTICIPLE_RE.search(word):
             break
         kind = word
     return kind
