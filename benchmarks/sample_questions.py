@@ -7,6 +7,7 @@ gold documents were among the cited sources. Uses real `drrag` subprocesses, lik
 
     python benchmarks/sample_questions.py [--strategy cfs] [--out benchmarks/out/sample]
     python benchmarks/sample_questions.py --corpus benchmarks/linked_notes --out benchmarks/out/linked
+    python benchmarks/sample_questions.py --questions QUESTIONS-profiles.md --out benchmarks/out/profiles
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ CORPUS = REPO / "sample_corpus"
 
 def parse_questions(path: Path) -> list[dict]:
     questions = []
-    for block in re.split(r"^## (Q\d+)\s*$", path.read_text(encoding="utf-8"), flags=re.M)[1:]:
+    for block in re.split(r"^## ([A-Z]\d+)\s*$", path.read_text(encoding="utf-8"), flags=re.M)[1:]:
         questions.append(block)
     out = []
     for qid, body in zip(questions[0::2], questions[1::2], strict=True):
@@ -45,6 +46,7 @@ def main() -> None:
 
     parser = argparse.ArgumentParser()
     parser.add_argument("--corpus", type=Path, default=CORPUS, help="a folder with its QUESTIONS.md")
+    parser.add_argument("--questions", default="QUESTIONS.md", help="the questions file, in the corpus folder")
     parser.add_argument("--strategy", default="cfs")
     parser.add_argument("-k", type=int, default=None)
     parser.add_argument("--model", default=None)
@@ -61,7 +63,7 @@ def main() -> None:
     if run.returncode != 0:
         sys.exit(run.stderr)
     rows = []
-    for q in parse_questions(corpus / "QUESTIONS.md"):
+    for q in parse_questions(corpus / args.questions):
         cmd = [*drrag, "ask", q["question"], "--index", str(ix), "--strategy", args.strategy, "--json"]
         if args.k:
             cmd += ["-k", str(args.k)]
@@ -82,12 +84,12 @@ def main() -> None:
         rows.append({
             "id": q["id"], "type": q["type"], "question": q["question"], "gold_answer": q["answer"],
             "answer": data["answer"], "acc": accuracy(data["answer"], [q["answer"]]),
-            "em": exact_match(data["answer"], [q["answer"]]), "gold_cited": len(gold_cited),
+            "em": exact_match(data["answer"], [q["answer"]]), "gold_cited": len(gold_cited), "gold": len(q["gold"]),
             "docs_fed": len(data["citations"]), "asked": data.get("asked"), "wall_s": round(wall, 2),
             "llm_calls": data["llm_calls"], "compared": data.get("compared"),
             "looked_up": data.get("looked_up"),
         })
-        print(f"{q['id']:>4} acc={rows[-1]['acc']:.0f} gold_cited={len(gold_cited)}/2 "
+        print(f"{q['id']:>4} acc={rows[-1]['acc']:.0f} gold_cited={len(gold_cited)}/{len(q['gold'])} "
               f"fed={len(data['citations'])}  {data['answer']!r} (gold {q['answer']!r})", flush=True)
     summary = {
         "strategy": args.strategy, "model": args.model or "embedded Gemma-3-270M", "questions": len(rows),
@@ -97,12 +99,14 @@ def main() -> None:
         "correct_acc": sum(r["acc"] for r in rows), "exact_match": sum(r["em"] for r in rows),
         "both_gold_cited": sum(r["gold_cited"] == 2 for r in rows),
         "one_gold_cited": sum(r["gold_cited"] == 1 for r in rows),
+        "all_gold_cited": sum(r["gold_cited"] == r["gold"] for r in rows),
         "mean_docs_fed": round(sum(r["docs_fed"] for r in rows) / len(rows), 2),
         "median_wall_s": sorted(r["wall_s"] for r in rows)[len(rows) // 2],
     }
     model = Path(args.model).stem if args.model else "gemma-embedded"
     model += f"_{args.answer_mode}" if args.answer_mode else ""
     model += f"_{args.config.stem}" if args.config else ""
+    model += f"_{Path(args.questions).stem}" if args.questions != "QUESTIONS.md" else ""
     result = json.dumps({"summary": summary, "rows": rows}, indent=2)
     (args.out / f"results_{args.strategy}_{model}.json").write_text(result)
     print(json.dumps(summary, indent=2))

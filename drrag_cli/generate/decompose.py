@@ -25,6 +25,7 @@ from drrag_cli.generate.description import (
     asked_kind,
     bridge_question,
     content_words,
+    says_it_is,
 )
 from drrag_cli.index.links import core_title, explicit_links, links_to
 from drrag_cli.ingest.units import units
@@ -187,8 +188,8 @@ def bridged(question: str, documents: Sequence[Selected], aliases: Aliases | Non
     asked, bridge = found
     kind = asked_kind(question)
     opening = next((d.passage.text[:OPENING] for d in documents if d.passage.source == bridge.source), "")
-    if kind and kind in WORD_RE.findall(opening.lower()):
-        return None  # the bridge's own document says it is a <kind>: it may be the answer
+    if kind and says_it_is(kind, bridge.entity, opening):
+        return None  # the bridge is a <kind>: it may be the answer
     return asked, bridge
 
 

@@ -226,6 +226,17 @@ def content_words(text: str) -> set[str]:
 OPENING = 200  # characters of the bridge's document where it says what it is ("... is an American film director")
 
 
+def says_it_is(kind: str, entity: str, opening: str) -> bool:
+    """The bridge's name or its document's opening says it is a ``kind``: "Lund University",
+    "John Waters is an American film director" (a form of be, then at most five words). A
+    profile that says its subject "studied ... at Musashino Art University" does not make
+    her a university."""
+    if kind in WORD_RE.findall(entity.lower()):
+        return True
+    said = re.compile(rf"\b(?:is|was|are|were)\s+(?:[\w'’-]+\s+){{0,5}}?{re.escape(kind)}s?\b", re.IGNORECASE)
+    return bool(said.search(opening))
+
+
 def asked_kind(question: str) -> str:
     """The noun a "What / Which <noun> ...?" question asks for, lower-case: the last word of
     the words after the question word, up to a preposition, a form of be / do / have or a

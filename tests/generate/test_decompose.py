@@ -13,6 +13,7 @@ from drrag_cli.generate.decompose import (
     mentioned_bridge,
     named_bridge,
 )
+from drrag_cli.generate.description import says_it_is
 from drrag_cli.retrieve.context import Selected
 from drrag_cli.types import Passage
 
@@ -161,6 +162,20 @@ def test_no_rewrite_when_the_bridge_is_what_the_question_asks_for() -> None:
     actor = selected(5, "waters.md", "John Waters", "John Waters is an American actor.", via=1)
     born = "In which city was the man who hosted the 2014 Florida Film Festival born?"
     assert decomposed(born, [festival, actor]) == "In which city was John Waters born?"  # not a city: a bridge
+
+
+def test_a_university_a_profile_mentions_does_not_make_its_subject_one() -> None:
+    """"Which university did the design lead of Curlew attend?" is asked about Aiko Tanabe:
+    her profile says she "studied ... at Musashino Art University", which is not saying she
+    is a university (the check read any "university" in the first 200 characters)."""
+    brief = selected(1, "curlew.md", "Curlew: project brief", "| Design lead | Aiko Tanabe |")
+    aiko = selected(5, "aiko.md", "Aiko Tanabe",
+                    "Aiko was born in Sendai and studied design at Musashino Art University in Tokyo.", via=1)
+    question = "Which university did the design lead of Curlew attend?"
+    assert decomposed(question, [brief, aiko]) == "Which university did Aiko Tanabe attend?"
+    assert says_it_is("university", "Lund University", "")
+    assert says_it_is("director", "John Waters", "John Waters is an American film director.")
+    assert not says_it_is("university", "Aiko Tanabe", aiko.passage.text)
 
 
 def test_words_that_name_another_fed_document_do_not_point() -> None:
