@@ -203,6 +203,7 @@ def _described_bridge(
     swap", whom the seed swap note names as Peter Hale). The hops
     of the first-ranked static document come first: a person the second one names ("Jonas
     Weber" in the infrastructure page) must not displace the client the board update names."""
+    subject = _described_subject(question, documents)
     for group in _by_static(documents):
         for bridge in itertools.chain([named_bridge(group, aliases)], mentioned_bridges(question, group)):
             asked = bridge_question(question, bridge.entity, bridge.near, bridge.about) if bridge else None
@@ -211,8 +212,19 @@ def _described_bridge(
                 asked_linked = bridge_question(question, linked.entity, linked.near, linked.about)
                 asked, bridge = (asked_linked, linked) if asked_linked else (asked, bridge)
             if asked and bridge and not _names_a_document(question, asked, documents):
-                return asked, bridge
-    return _described_subject(question, documents)
+                return _rather(question, subject, (asked, bridge))
+    return subject
+
+
+def _rather(question: str, subject: tuple[str, Bridge] | None, hop: tuple[str, Bridge]) -> tuple[str, Bridge]:
+    """The hop's rewrite, unless a static document's own subject is what the question
+    describes (:func:`_described_subject`) and the hop's words do not state the whole
+    description: "Where was [the co-founder and COO] born?" is Ruben De Smet ("Role |
+    Co-founder and COO"), not Maren Okafor, whom his profile names as his co-founder."""
+    if subject is None or subject[1].source == hop[1].source:
+        return hop
+    cues = content_words(_replaced(question, subject[0]))
+    return hop if cues <= content_words(hop[1].near) else subject
 
 
 def _described_subject(question: str, documents: Sequence[Selected]) -> tuple[str, Bridge] | None:

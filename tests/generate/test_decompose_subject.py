@@ -37,3 +37,18 @@ def test_no_subject_rewrite_when_the_description_is_not_one_document_s() -> None
     srilekha = selected(1, "srilekha.md", "M. M. Srilekha", said)
     asked = "Which comedy had music by the only female music director in the Telugu film industry?"
     assert bridged(asked, [srilekha]) is None
+
+
+def test_a_profile_s_own_subject_outranks_a_person_it_names_for_its_own_role() -> None:
+    """Ruben's profile ("Role | Co-founder and COO") names Maren Okafor as his co-founder,
+    and CFS reached her profile through it: "the co-founder and COO" is still Ruben."""
+    ruben = selected(1, "people/ruben.md", "Ruben De Smet",
+                     "| **Role** | Co-founder and COO |\n\nHe co-founded Halyard Labs with Maren Okafor in 2018.")
+    maren = selected(5, "people/maren.md", "Maren Okafor", "Maren was born in Manchester.", via=1)
+    asked, bridge = bridged("Where was the co-founder and COO born?", [ruben, maren])
+    assert (asked, bridge.source) == ("Where was Ruben De Smet born?", "people/ruben.md")
+    # a description the hop's words state whole stays the hop's
+    heron = selected(1, "heron.md", "Heron: overview", "| Lead engineer | Tobias Lindqvist |")
+    tobias = selected(5, "tobias.md", "Tobias Lindqvist", "Tobias was born in Uppsala.", via=1)
+    lead = "In which city was the lead engineer of Project Heron born?"
+    assert bridged(lead, [heron, tobias])[1].source == "tobias.md"
