@@ -39,7 +39,7 @@ def pct(values: list[float], q: float) -> float:
 
 
 def drrag(*args: str) -> list[str]:
-    return [sys.executable, "-m", "drrag_cli.cli.main", *args]
+    return [sys.executable, "-P", "-m", "drrag_cli.cli.main", *args]
 
 
 def parse_sets(pairs: list[str]) -> dict[str, Any]:

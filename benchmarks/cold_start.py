@@ -40,7 +40,7 @@ WARM_QUERIES = (
 
 
 def drrag(*args: str) -> list[str]:
-    return [sys.executable, "-m", "drrag_cli.cli.main", *args]
+    return [sys.executable, "-P", "-m", "drrag_cli.cli.main", *args]
 
 
 # As on a user's machine, Python may cache bytecode: a sandbox that sets

@@ -61,7 +61,7 @@ WORDS = (
 
 
 def _drrag(*args: str) -> list[str]:
-    return [sys.executable, "-m", "drrag_cli.cli.main", *args]
+    return [sys.executable, "-P", "-m", "drrag_cli.cli.main", *args]
 
 
 def _cli(*args: str) -> tuple[int, str, str]:

@@ -148,7 +148,7 @@ def build_corpus(root: Path, big_mb: float) -> dict:
 
 
 def _drrag(*args: str) -> list[str]:
-    return [sys.executable, "-m", "drrag_cli.cli.main", *args]
+    return [sys.executable, "-P", "-m", "drrag_cli.cli.main", *args]
 
 
 def _call(*args: str, cwd: Path) -> tuple[int, str, str]:

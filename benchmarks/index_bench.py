@@ -44,7 +44,7 @@ TXTAI_PY = REPO / "benchmarks" / "txtai" / ".venv" / "bin" / "python"
 
 
 def drrag(*args: str) -> list[str]:
-    return [sys.executable, "-m", "drrag_cli.cli.main", *args]
+    return [sys.executable, "-P", "-m", "drrag_cli.cli.main", *args]
 
 
 def write_corpus(data: Path, out: Path) -> tuple[Path, list[str]]:

@@ -116,7 +116,7 @@ def main() -> None:
     print(f"{args.dataset}: corpus of {corpus_n} questions -> {len(files)} notes ({changed} written/removed); "
           f"asking {len(asked)} from #{args.start}", flush=True)
 
-    drrag = [sys.executable, "-m", "drrag_cli.cli.main"]
+    drrag = [sys.executable, "-P", "-m", "drrag_cli.cli.main"]
     t0 = time.perf_counter()
     # --replace: the index covers exactly this notes folder, even when the output folder was copied
     # from another one (the copied index would keep the old folder as a second root: every note twice)

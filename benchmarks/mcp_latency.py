@@ -46,7 +46,8 @@ def pct(samples: list[float], q: float) -> float:
 async def measure(ix: Path, rounds: int) -> dict:
     from mcp import ClientSession, StdioServerParameters, stdio_client
 
-    params = StdioServerParameters(command=sys.executable, args=["-m", "drrag_cli.cli.main", "mcp", "--index", str(ix)])
+    args = ["-P", "-m", "drrag_cli.cli.main", "mcp", "--index", str(ix)]  # -P: PYTHONPATH, not the cwd, picks drrag
+    params = StdioServerParameters(command=sys.executable, args=args)
     t0 = time.perf_counter()
     async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
         await session.initialize()

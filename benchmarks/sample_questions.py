@@ -56,7 +56,7 @@ def main() -> None:
     args = parser.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     ix = args.out / "ix"
-    drrag = [sys.executable, "-m", "drrag_cli.cli.main"]
+    drrag = [sys.executable, "-P", "-m", "drrag_cli.cli.main"]
     corpus = args.corpus.resolve()
     index_cmd = [*drrag, "index", str(corpus), "--index", str(ix), "--replace", "--json"]
     run = subprocess.run(index_cmd, capture_output=True, text=True)

@@ -46,7 +46,7 @@ SEARCHES = ("Project Heron lead engineer", "Saltmarsh embedding model", "GPU clu
 
 
 def drrag(*args: str) -> list[str]:
-    return [sys.executable, "-m", "drrag_cli.cli.main", *args]
+    return [sys.executable, "-P", "-m", "drrag_cli.cli.main", *args]
 
 
 def pct(samples: list[float], q: float) -> float:
