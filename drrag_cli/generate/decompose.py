@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 from drrag_cli.generate.description import (
     DETERMINERS,
+    DO,
     OPENING,
     PREPOSITIONS,
     asked_kind,
@@ -38,6 +39,7 @@ if TYPE_CHECKING:
     from drrag_cli.types import Passage
 
 
+_PARTICLES = frozenset({"about", "up", "out", "off", "into"})  # "What does [the X] work on / care about?"
 Aliases = Mapping[str, Sequence[str]]  # a document's source → the other names a wiki-link may use
 
 
@@ -233,8 +235,9 @@ def _described_subject(question: str, documents: Sequence[Selected]) -> tuple[st
     "Where was [the Porto office lead] born?" over Inês Carvalho's profile ("Role | Senior
     data engineer, Porto office lead") is "Where was Inês Carvalho born?". Without it the
     model read Sofie Janssens's "born in Mechelen", fed beside the profile, and answered
-    that. Only when no hop gave a bridge, for a definite description ("the ...") in a
-    question that does not ask for a person ("Who was known ... as [a consultant]?" asks
+    that. It stands when no hop gave a bridge, or when the hop's words do not state the
+    description (:func:`_rather`); for a definite description ("the ...") in a question
+    that does not ask for a person ("Who was known ... as [a consultant]?" asks
     for the subject itself), that is no object of a preposition ("the only female music
     director in [the Telugu film industry]" is not M. M. Srilekha); the title must be a
     name the question does not hold."""
@@ -244,19 +247,35 @@ def _described_subject(question: str, documents: Sequence[Selected]) -> tuple[st
     for d in documents:
         files.setdefault(d.passage.source, []).extend(units(d.passage.text))
     for d in dict((d.passage.source, d) for d in documents if d.via is None).values():
-        title = core_title(d.passage.title).strip()
+        title, source = core_title(d.passage.title).strip(), d.passage.source
         if len(title) < 3 or not title[0].isupper() or content_words(title) & content_words(question):
             continue
-        subject = Bridge(title, "", "", d.passage.source)
-        asked = bridge_question(question, title, " ".join(files[d.passage.source]))
-        replaced = _replaced(question, asked) if asked else ""
-        before, definite, _ = question.lower().partition(f" the {replaced.lower()}")
-        cues = content_words(replaced) if definite and before.split()[-1] not in PREPOSITIONS else set()
-        holders = {source for source, said in files.items() if any(cues <= content_words(u) for u in said)}
-        if cues and holders == {d.passage.source} and not _names_a_document(question, asked or "", documents):
-            near = " ".join(u for u in files[d.passage.source] if cues <= content_words(u))
-            return asked or "", Bridge(subject.entity, near, "", subject.source)
+        asked = bridge_question(question, title, " ".join(files[source]))
+        for option in [asked] if asked else _after_do(question, title):
+            replaced = _replaced(question, option)
+            before, definite, _ = question.lower().partition(f" the {replaced.lower()}")
+            cues = content_words(replaced) if definite and before.split()[-1] not in PREPOSITIONS else set()
+            holders = {f for f, said in files.items() if any(cues <= content_words(u) for u in said)}
+            if cues and holders == {source} and not _names_a_document(question, option, documents):
+                return option, Bridge(title, " ".join(u for u in files[source] if cues <= content_words(u)), "", source)
     return None
+
+
+def _after_do(question: str, entity: str) -> list[str]:
+    """``question`` with a description after do / does / did replaced by ``entity``, when
+    the verb phrase after it is the question's last word, or its last two with a particle
+    ("work on"): "Which instrument does [the Porto office lead] play?", "Where did [the
+    infrastructure engineer] study?". A shorter description would leave a noun of it
+    behind ("Where did Jonas Weber team study?"), a longer verb phrase is for the title to
+    delimit (:func:`~drrag_cli.generate.description.bridge_question`)."""
+    words = question.rstrip(" ?").split()
+    lower = [w.lower() for w in words]
+    at = next((i for i in range(1, len(words)) if lower[i] == "the" and lower[i - 1] in DO), None)
+    if at is None:
+        return []
+    ends = [len(words) - 2] if lower[-1] in PREPOSITIONS | _PARTICLES else [len(words) - 1]
+    kept = [end for end in ends if end > at + 1 and lower[end - 1] not in STOP]  # not "... win a Tony for"
+    return [" ".join([*words[:at], entity, *words[end:]]) + "?" for end in kept]
 
 
 def _linked_instead(

@@ -17,7 +17,7 @@ from drrag_cli.select.bridges import STOP, WORD_RE, content
 
 DETERMINERS = frozenset({"the", "a", "an"})
 _RELATIVE = frozenset({"that", "which", "who", "whom"})
-_DO = frozenset({"do", "does", "did"})
+DO = frozenset({"do", "does", "did"})
 _BE = frozenset({"is", "are", "was", "were", "has", "have", "had"})
 _WH = frozenset({"what", "which", "who", "whom", "whose", "where", "when", "how"})
 _SUBJECT_WH = frozenset({"what", "which", "who"})  # "What is the X ...?": X is what is asked
@@ -58,7 +58,7 @@ def bridge_question(question: str, entity: str, near: str | None = None, about: 
         if _WH & set(lower[len(opens) : i]):
             return None  # "Where did [who argued that ...] declare ...?": a question inside the question
         tail = 0
-        if lower[i - 1] in _DO:  # "What did [the actress in My Fair Lady] win a Tony for?"
+        if lower[i - 1] in DO:  # "What did [the actress in My Fair Lady] win a Tony for?"
             return _done_by(words, lower, i, entity, near, about)
         if lower[i - 1] in _BE:
             if not _participle(words[-1]) or (i - 1 == len(opens) and lower[0] in _SUBJECT_WH):
@@ -248,7 +248,7 @@ def asked_kind(question: str) -> str:
         return ""
     kind = ""
     for word in words[at + 1 :]:
-        if word in PREPOSITIONS or word in _BE or word in _DO or word in STOP or _PARTICIPLE_RE.search(word):
+        if word in PREPOSITIONS or word in _BE or word in DO or word in STOP or _PARTICIPLE_RE.search(word):
             break
         kind = word
     return kind

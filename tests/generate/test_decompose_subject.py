@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from drrag_cli.generate.decompose import bridge_context, bridged
+from drrag_cli.generate.decompose import _after_do, bridge_context, bridged
 from tests.generate.test_decompose import selected
 
 PROFILE = "| **Role** | Senior data engineer, Porto office lead |"
@@ -52,3 +52,18 @@ def test_a_profile_s_own_subject_outranks_a_person_it_names_for_its_own_role() -
     tobias = selected(5, "tobias.md", "Tobias Lindqvist", "Tobias was born in Uppsala.", via=1)
     lead = "In which city was the lead engineer of Project Heron born?"
     assert bridged(lead, [heron, tobias])[1].source == "tobias.md"
+
+
+def test_a_description_after_do_is_as_long_as_the_subject_s_document_states() -> None:
+    """"Where did [the infrastructure engineer] study?": after do / does / did only the
+    profile says where the description ends (no title delimits it, as in "the lead of
+    Project Plover")."""
+    said = "| **Role** | Infrastructure engineer |\n\nJonas studied at the Karlsruhe Institute of Technology."
+    jonas = selected(1, "people/jonas.md", "Jonas Weber", said)
+    other = selected(2, "people/wout.md", "Wout Peeters", "Wout studied informatics at Ghent University.")
+    asked, bridge = bridged("Where did the infrastructure engineer study?", [jonas, other])
+    assert (asked, bridge.source) == ("Where did Jonas Weber study?", "people/jonas.md")
+    assert bridged("Where did the infrastructure team study?", [jonas, other]) is None  # "team": not stated
+    # the verb phrase is the last word, or two with a particle; never a description ending in "a"
+    assert _after_do("What does the Porto office lead work on?", "Inês") == ["What does Inês work on?"]
+    assert _after_do("What did the actress in My Fair Lady win a Tony for?", "Audrey Hepburn") == []
