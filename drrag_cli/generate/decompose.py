@@ -253,7 +253,7 @@ def _described_subject(question: str, documents: Sequence[Selected]) -> tuple[st
         asked = bridge_question(question, title, " ".join(files[source]))
         for option in [asked] if asked else _after_do(question, title):
             replaced = _replaced(question, option)
-            before, definite, _ = question.lower().partition(f" the {replaced.lower()}")
+            before, definite, _ = question.strip().lower().partition(f" the {replaced.lower()}")  # never at 0
             cues = content_words(replaced) if definite and before.split()[-1] not in PREPOSITIONS else set()
             holders = {f for f, said in files.items() if any(cues <= content_words(u) for u in said)}
             if cues and holders == {source} and not _names_a_document(question, option, documents):

@@ -37,6 +37,8 @@ def test_no_subject_rewrite_when_the_description_is_not_one_document_s() -> None
     srilekha = selected(1, "srilekha.md", "M. M. Srilekha", said)
     asked = "Which comedy had music by the only female music director in the Telugu film industry?"
     assert bridged(asked, [srilekha]) is None
+    # a description that opens the question, after a stray space, is no error (it was an IndexError)
+    assert bridged(" The Porto office lead was born in which city?", [ines_row, sofie]) is None
 
 
 def test_a_profile_s_own_subject_outranks_a_person_it_names_for_its_own_role() -> None:
