@@ -126,6 +126,15 @@ def _usage_line(err: Exception) -> str:
     return f"drrag: error: {message} ({hint})"
 
 
+def _settle() -> None:
+    """Let a model load that is still running end before an error is printed: it silences
+    stderr while it runs (:func:`drrag_cli.generate.llm.wait_for_loads`). Nothing to wait
+    for unless the LLM module was imported."""
+    llm = sys.modules.get("drrag_cli.generate.llm")
+    if llm is not None:
+        llm.wait_for_loads()
+
+
 def main(argv: list[str] | None = None) -> int:
     from drrag_cli.errors import DrragError
 
@@ -137,6 +146,7 @@ def main(argv: list[str] | None = None) -> int:
         rv = app(args=args, prog_name="drrag", standalone_mode=False)
         return rv if isinstance(rv, int) else 0
     except DrragError as err:
+        _settle()
         if State.debug:
             raise
         print(f"drrag: error: {err}", file=sys.stderr)
@@ -158,6 +168,7 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:  # `drrag search ... | head`
         return 0
     except Exception as exc:  # noqa: BLE001 - the one place internal errors become exit 2
+        _settle()
         if State.debug:
             raise
         print(f"drrag: internal error: {type(exc).__name__}: {exc} (re-run with --debug for details)", file=sys.stderr)

@@ -85,6 +85,19 @@ def _load(path: Path, n_ctx: int, threads: int) -> Any:
         return model
 
 
+PRELOAD_THREAD = "drrag-llm-preload"
+
+
+def wait_for_loads() -> None:
+    """Wait for a model that is still loading on a :meth:`LocalLLM.preload` thread.
+    llama.cpp's load silences fd 2 for the whole process (:func:`.perf.quiet_stderr`), so
+    an error line printed meanwhile is lost: an error raised right after retrieval exited 2
+    with nothing on stderr."""
+    for thread in threading.enumerate():
+        if thread.name == PRELOAD_THREAD and thread is not threading.current_thread():
+            thread.join()
+
+
 @contextlib.contextmanager
 def preloading(generator: object) -> Iterator[None]:
     """Run the block while ``generator`` loads its model on a thread (when it can preload).
@@ -147,7 +160,7 @@ class LocalLLM:
             except Exception:  # noqa: BLE001, S110 — the caller's own access re-raises it
                 pass
 
-        thread = threading.Thread(target=load, name="drrag-llm-preload", daemon=True)
+        thread = threading.Thread(target=load, name=PRELOAD_THREAD, daemon=True)
         thread.start()
         return thread
 
