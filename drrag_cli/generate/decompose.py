@@ -243,21 +243,22 @@ def _described_subject(question: str, documents: Sequence[Selected]) -> tuple[st
     name the question does not hold."""
     if question.lstrip().lower().startswith(("who ", "whom ")):
         return None
-    files: dict[str, list[str]] = {}
+    files: dict[str, list[tuple[str, set[str]]]] = {}  # source → its fed units, each with its words
     for d in documents:
-        files.setdefault(d.passage.source, []).extend(units(d.passage.text))
+        files.setdefault(d.passage.source, []).extend((u, content_words(u)) for u in units(d.passage.text))
     for d in dict((d.passage.source, d) for d in documents if d.via is None).values():
         title, source = core_title(d.passage.title).strip(), d.passage.source
         if len(title) < 3 or not title[0].isupper() or content_words(title) & content_words(question):
             continue
-        asked = bridge_question(question, title, " ".join(files[source]))
+        asked = bridge_question(question, title, " ".join(u for u, _ in files[source]))
         for option in [asked] if asked else _after_do(question, title):
             replaced = _replaced(question, option)
             before, definite, _ = question.strip().lower().partition(f" the {replaced.lower()}")  # never at 0
             cues = content_words(replaced) if definite and before.split()[-1] not in PREPOSITIONS else set()
-            holders = {f for f, said in files.items() if any(cues <= content_words(u) for u in said)}
-            if cues and holders == {source} and not _names_a_document(question, option, documents):
-                return option, Bridge(title, " ".join(u for u in files[source] if cues <= content_words(u)), "", source)
+            stating = {f: [u for u, said in held if cues <= said] for f, held in files.items()} if cues else {}
+            holders = {f for f, said in stating.items() if said}
+            if holders == {source} and not _names_a_document(question, option, documents):
+                return option, Bridge(title, " ".join(stating[source]), "", source)
     return None
 
 
