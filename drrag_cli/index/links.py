@@ -61,11 +61,14 @@ def links_to(target: str, source: str, title: str, aliases: Iterable[str] = ()) 
     """A link's ``target`` (from :func:`explicit_links`) names the document at ``source``
     titled ``title``: the same file name, or a wiki name that is its title, file name or
     one of its ``aliases``."""
-    file = source.split("#", 1)[0].replace("\\", "/")
-    stem = posixpath.splitext(posixpath.basename(file))[0].lower()
-    name = posixpath.splitext(posixpath.basename(unquote(target).replace("\\", "/")))[0].lower()
     said = target.strip().lower()
-    return name == stem or said == title.strip().lower() or said in {a.strip().lower() for a in aliases}
+    same_file = _file_stem(unquote(target)) == _file_stem(source.split("#", 1)[0])
+    return same_file or said == title.strip().lower() or said in {a.strip().lower() for a in aliases}
+
+
+def _file_stem(path: str) -> str:
+    """The file name of ``path`` without its extension, lower-case ("people\\Ana Ruiz.md" → "ana ruiz")."""
+    return posixpath.splitext(posixpath.basename(path.replace("\\", "/")))[0].lower()
 
 
 _SHOWN_WIKI_LINK = re.compile(r"\[\[([^\]|#\n]*)(?:#[^\]|\n]*)?(?:\|([^\]\n]*))?\]\]")  # [[Page#Part|alias]]
@@ -98,7 +101,7 @@ class LinkFinder:
         for d in docs:
             file = d.source.split("#", 1)[0]
             self.by_path[_norm_path(file)] = d.document_id
-            stem = posixpath.splitext(posixpath.basename(file.replace("\\", "/")))[0].lower()
+            stem = _file_stem(file)
             self.by_name.setdefault(stem, set()).add(d.document_id)
             for name in {d.title.strip().lower(), stem, *(a.strip().lower() for a in d.aliases)}:
                 self.by_wiki.setdefault(name, set()).add(d.document_id)
