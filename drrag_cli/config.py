@@ -116,6 +116,7 @@ class AnswerSettings:
     mode: Literal["one-call", "decompose"] = "decompose"
     # decide "Which … more/first …, A or B?" by comparing the two values the fed text states (generate/compare.py;
     # no LLM call), not by the model; also a table cell the question names by row and column (generate/tables.py)
+    # and a value stated after the verb of "Where / When / By whom was <Name> born / …?" (generate/statements.py)
     compare: bool = True
     # what the model reads: bridge = after a decomposed rewrite, the bridge's document and the
     # passages naming it, else all (HotpotQA q0-99 EM 24 -> 28) | all = every selected document

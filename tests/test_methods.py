@@ -43,9 +43,10 @@ def test_dmqr_cfs_dslr_end_to_end(pipeline) -> None:  # noqa: ANN001
     result = pipe.ask(QUESTION, "dmqr+cfs+dslr")
     rw = result.retrieval.rewrites
     assert len(rw.items) == 4 and rw.llm_calls == 4
-    assert llm.calls - before == 5 == result.llm_calls  # four rewrites + one answer
+    answered = 0 if result.answer.looked_up else 1  # "He was born in Uppsala" is read in code
+    assert llm.calls - before == 4 + answered == result.llm_calls  # four rewrites (+ one answer)
     out = result.to_json(explain=True)
-    assert out["strategy"] == "dmqr+cfs+dslr" and out["llm_calls"] == 5
+    assert out["strategy"] == "dmqr+cfs+dslr" and out["llm_calls"] == 4 + answered
     assert [r["strategy"] for r in out["rewrites"]["rewrites"]] == ["gqr", "kwr", "par", "cce"]
     assert out["trace"]["dmqr"]["queries"][0] == {**out["trace"]["dmqr"]["queries"][0], "strategy": "original"}
     assert out["trace"]["first_stage"].startswith("dmqr")

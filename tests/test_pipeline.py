@@ -94,7 +94,9 @@ def test_ask_json_shape(cli, tmp_path: Path) -> None:  # noqa: ANN001
     assert code == 0, err
     data = json.loads(out)
     assert set(data) >= {"question", "answer", "strategy", "citations", "documents", "llm_calls", "timings"}
-    assert data["strategy"] == "cfs" and data["llm_calls"] == 1
+    assert data["strategy"] == "cfs" and data["llm_calls"] == 0  # "He was born in Uppsala": read in code
+    assert data["looked_up"] == {"row": "Tobias Lindqvist", "column": "born", "answer": "Uppsala", "source": "text"}
+    assert data["answer"] == "Uppsala" and "He was born in Uppsala" in data["evidence"]["text"]
     assert set(data["citations"][0]) >= {"n", "passage_id", "title", "source", "lines"}
     assert set(data["documents"][0]) >= {"passage_id", "title", "source", "stage", "score", "classifier_prob"}
     assert set(data["timings"]) == {"retrieve_s", "classify_s", "generate_s", "total_s"}
@@ -240,3 +242,5 @@ def test_a_question_describing_a_note_s_own_subject_is_asked_about_it(tmp_path: 
     result = Pipeline(settings).ask("Where was the Lisbon office lead born?")
     assert result.answer.asked == "Where was Ana Sousa born?"
     assert {p.source for p in result.answer.passages} == {str(corpus / "ana-sousa.md")}
+    read = result.answer.looked_up  # her profile says "Ana was born in Braga": read in code, no model call
+    assert result.answer.text == "Braga" and read is not None and read.source == "text" and result.llm_calls == 0

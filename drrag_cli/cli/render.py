@@ -164,8 +164,9 @@ def _print_how(answer: Any, question: str, console: Console) -> None:
         console.print(f"[dim]compared {what}: {escape(values)} (no model call)[/dim]", highlight=False)
     if looked_up is not None:
         cell = _as_json(looked_up)
+        where = "the text" if cell.get("source") == "text" else "a table"
         console.print(
-            f"[dim]read from a table: {escape(cell['row'])} › {escape(cell['column'])} (no model call)[/dim]",
+            f"[dim]read from {where}: {escape(cell['row'])} › {escape(cell['column'])} (no model call)[/dim]",
             highlight=False,
         )
     if found is not None:

@@ -31,6 +31,7 @@ from drrag_cli.generate.prompts import (
     place_answer,
     typed_options,
 )
+from drrag_cli.generate.statements import read_statement
 from drrag_cli.generate.tables import Lookup, lookup
 from drrag_cli.types import Passage
 
@@ -95,7 +96,7 @@ class Answer:
     suspicious: list[Suspicion] = field(default_factory=list)
     withheld: str = ""  # an answer found only in text addressed to the model, not shown
     compared: Comparison | None = None  # a comparison decided in code, not by the model (.compare)
-    looked_up: Lookup | None = None  # a table cell read in code, not by the model (.tables)
+    looked_up: Lookup | None = None  # a table cell or a stated value read in code, not by the model (.tables)
     typed: bool = False  # the model could only pick a year or number the fed text states (.prompts)
     # the lowest probability of a token the model wrote (a free answer from LocalLLM): a weak
     # signal, in --json and eval records only (docs/BENCHMARKS.md measures how weak)
@@ -124,9 +125,11 @@ class Answer:
     @property
     def evidence(self) -> Evidence | None:
         """The sentence or table row of a cited passage that states a supported answer the
-        model gave (:mod:`.evidence`); None for yes/no, an unsupported answer, or one decided
-        in code (those say what they read)."""
-        if self.llm_calls == 0 or self.compared is not None or self.looked_up is not None or not self.supported:
+        model gave (:mod:`.evidence`), or that a value read in code came from (.statements);
+        None for yes/no, an unsupported answer, or a comparison or table cell decided in code
+        (those say what they read)."""
+        table = self.looked_up is not None and self.looked_up.source == "table"
+        if (self.llm_calls == 0 and self.looked_up is None) or self.compared is not None or table or not self.supported:
             return None
         return evidence(self.text, self.asked, self.passages)
 
@@ -251,7 +254,7 @@ def generate_answer(
     start = time.perf_counter()
     options = answer_options(question) if style.constrain else ()
     compared = compare(question, options, docs) if decide_comparisons else None
-    looked = lookup(question, docs) if decide_comparisons and not options and compared is None else None
+    looked = read_in_code(question, docs) if decide_comparisons and not options and compared is None else None
     if compared is not None or looked is not None:
         seconds = time.perf_counter() - start
         decided = _decided(question, list(shown[:keep]), trimmed, suspicious, seconds, compared, looked)
@@ -277,6 +280,12 @@ def generate_answer(
         typed=bool(allowed) and not options, confidence=getattr(call, "least_prob", None),
         strayed=getattr(call, "strayed", False),
     )  # fmt: skip
+
+
+def read_in_code(question: str, docs: list[tuple[str, str]]) -> Lookup | None:
+    """A table cell the question names (:func:`.tables.lookup`), else a value a fed sentence
+    states after the question's verb (:func:`.statements.read_statement`)."""
+    return lookup(question, docs) or read_statement(question, docs)
 
 
 def _ask_model(

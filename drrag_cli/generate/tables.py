@@ -101,15 +101,17 @@ def linearise(text: str, between: str = " ") -> str:
 
 @dataclass(frozen=True)
 class Lookup:
-    """A cell read from a table row that the question names, under the header it asks for."""
+    """A cell read from a table row that the question names, under the header it asks for;
+    or (``source`` "text") a value a sentence states after the question's verb (.statements)."""
 
     answer: str
-    row: str  # the row's first cell: "Kestrel Rail"
-    column: str  # "Headquarters"
-    document: int  # index of the fed document that holds the table
+    row: str  # the row's first cell: "Kestrel Rail" (the question's subject: "Tobias Lindqvist")
+    column: str  # "Headquarters" (the verb: "born")
+    document: int  # index of the fed document that holds the table (the sentence)
+    source: str = "table"
 
     def to_json(self) -> dict[str, object]:
-        return {"row": self.row, "column": self.column, "answer": self.answer}
+        return {"row": self.row, "column": self.column, "answer": self.answer, "source": self.source}
 
 
 # "Who wrote / owns / leads ...?": the keys of a key-value table ("| **Author** | Priya

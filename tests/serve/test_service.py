@@ -94,7 +94,7 @@ def test_busy_llm_is_a_busy_error(service: Service) -> None:
     service._generator.timeout = 0.3  # type: ignore[union-attr]
     try:
         with pytest.raises(BusyError, match="LLM is busy"):
-            service.ask("Where was Mara Quint born?")
+            service.ask("What is Project Heron?")  # "Where was Mara Quint born?" is read in code, no LLM
         assert service.search("Mara", k=1)["results"]  # searches do not wait for the LLM
     finally:
         service._generator.timeout = timeout  # type: ignore[union-attr]
