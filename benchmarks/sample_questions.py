@@ -46,7 +46,7 @@ def main() -> None:
 
     parser = argparse.ArgumentParser()
     parser.add_argument("--corpus", type=Path, default=CORPUS, help="a folder with its QUESTIONS.md")
-    parser.add_argument("--questions", default="QUESTIONS.md", help="the questions file, in the corpus folder")
+    parser.add_argument("--questions", default="QUESTIONS.md", help="a name in the corpus folder, or a path")
     parser.add_argument("--strategy", default="cfs")
     parser.add_argument("-k", type=int, default=None)
     parser.add_argument("--model", default=None)
@@ -54,16 +54,19 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=REPO / "benchmarks" / "out" / "sample")
     parser.add_argument("-c", "--config", type=Path, default=None, help="a drrag config file for every ask")
     args = parser.parse_args()
+    corpus = args.corpus.resolve()
+    questions = next((p for p in (corpus / args.questions, Path(args.questions)) if p.is_file()), None)
+    if questions is None:  # a name in the corpus folder, or a path
+        sys.exit(f"sample_questions.py: no questions file {args.questions} in {corpus} or as a path")
     args.out.mkdir(parents=True, exist_ok=True)
     ix = args.out / "ix"
     drrag = [sys.executable, "-P", "-m", "drrag_cli.cli.main"]
-    corpus = args.corpus.resolve()
     index_cmd = [*drrag, "index", str(corpus), "--index", str(ix), "--replace", "--json"]
     run = subprocess.run(index_cmd, capture_output=True, text=True)
     if run.returncode != 0:
         sys.exit(run.stderr)
     rows = []
-    for q in parse_questions(corpus / args.questions):
+    for q in parse_questions(questions):
         cmd = [*drrag, "ask", q["question"], "--index", str(ix), "--strategy", args.strategy, "--json"]
         if args.k:
             cmd += ["-k", str(args.k)]
