@@ -164,7 +164,7 @@ def _print_how(answer: Any, question: str, console: Console) -> None:
         console.print(f"[dim]compared {what}: {escape(values)} (no model call)[/dim]", highlight=False)
     if looked_up is not None:
         cell = _as_json(looked_up)
-        where = "the text" if cell.get("source") == "text" else "a table"
+        where = {"text": "the text", "list": "a list"}.get(cell.get("source", ""), "a table")
         console.print(
             f"[dim]read from {where}: {escape(cell['row'])} › {escape(cell['column'])} (no model call)[/dim]",
             highlight=False,

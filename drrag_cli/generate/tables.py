@@ -80,6 +80,22 @@ def tables(text: str) -> list[tuple[list[str], list[list[str]], int, int]]:
     return out
 
 
+# "- **Lead:** Inês Carvalho (Porto)" (a passage's text is one line: the next item or heading ends it)
+_BOLD_ITEM = re.compile(r"(?:^|\s)(?:[-*+]\s+)?\*\*([^*:]{1,40}?)(?::\*\*|\*\*:)\s*(.+?)(?=\s+[-*+]\s+\*\*|\s+#|\n|$)")
+
+
+def key_values(text: str) -> list[tuple[str, str, str]]:
+    """The (key, value, "table" | "list") that ``text`` states as a key-value table ("|
+    **Author** | Priya Raman |", a profile's or a note's metadata) or as bold list items
+    ("- **Lead:** Inês Carvalho (Porto)"), keys without emphasis; empty values left out."""
+    pairs = [
+        (_plain(key), value, "table")
+        for headers, rows, _start, _end in tables(text) if not any(headers) for key, value in rows
+    ]  # fmt: skip
+    pairs += [(found.group(1).strip(), found.group(2).strip(), "list") for found in _BOLD_ITEM.finditer(text)]
+    return [pair for pair in pairs if pair[0] and pair[1]]
+
+
 def linearise(text: str, between: str = " ") -> str:
     """``text`` with each Markdown table (header, separator, rows) written as one sentence
     per row, "Header: cell; Header: cell." (a key-value table with an empty header:
@@ -102,7 +118,8 @@ def linearise(text: str, between: str = " ") -> str:
 @dataclass(frozen=True)
 class Lookup:
     """A cell read from a table row that the question names, under the header it asks for;
-    or (``source`` "text") a value a sentence states after the question's verb (.statements)."""
+    a key's value in a key-value table or a bold list item (``source`` "list"); or (``source``
+    "text") a value a sentence states after the question's verb (.statements)."""
 
     answer: str
     row: str  # the row's first cell: "Kestrel Rail" (the question's subject: "Tobias Lindqvist")
@@ -162,11 +179,8 @@ def _agent(question: str, docs: Sequence[tuple[str, str]]) -> Lookup | None:
         shared = len(content(title) & asked)
         if shared < max(1, best[0]):
             continue
-        cells = [
-            Lookup(value, title, _plain(key), number)
-            for headers, rows, _start, _end in tables(text) if not any(headers)
-            for key, value in rows if _plain(key).lower() in keys and value
-        ]  # fmt: skip
+        pairs = key_values(text)
+        cells = [Lookup(value, title, key, number, kind) for key, value, kind in pairs if key.lower() in keys]
         if cells:
             best = (shared, cells) if shared > best[0] else (shared, best[1] + cells)
     found = {cell.answer.lower(): cell for cell in best[1]}
@@ -183,7 +197,7 @@ def lookup(question: str, docs: Sequence[tuple[str, str]]) -> Lookup | None:
 
     if not _WH.match(question):
         return None
-    agent = _agent(question, docs)
+    agent = _agent(question, docs) or _attribute(question, docs)
     if agent is not None:
         return agent
     asked = words(question)
@@ -201,3 +215,33 @@ def lookup(question: str, docs: Sequence[tuple[str, str]]) -> Lookup | None:
                     j = columns[0]
                     found.setdefault(row[j].lower(), Lookup(row[j], row[0], headers[j], number))
     return next(iter(found.values())) if len(found) == 1 else None
+
+
+def _attribute(question: str, docs: Sequence[tuple[str, str]]) -> Lookup | None:
+    """"When did Inês Carvalho join?" over the document titled "Inês Carvalho" whose key-value
+    table says "Joined: June 2021": the value of the one key that shares its stem with a
+    word the question asks (not the title's own), in a fed document whose title the question
+    names in full; None when no such key, or two values. A profile's table otherwise reaches
+    Gemma-3-270M as a run of "Key: value." sentences, and it copied them from the start."""
+    from drrag_cli.select.bridges import STOP, WORD_RE
+
+    said = [w for w in WORD_RE.findall(question.lower()) if w not in STOP]
+    found: dict[str, Lookup] = {}
+    for number, (title, text) in enumerate(docs):
+        named = {w for w in WORD_RE.findall(title.lower()) if w not in STOP}
+        if not named or not named <= set(said):
+            continue
+        asked = [w for w in said if w not in named]
+        for key, value, kind in key_values(text):
+            keys = WORD_RE.findall(key.lower())
+            if len(keys) == 1 and any(_same_stem(keys[0], w) for w in asked):
+                found.setdefault(value.lower(), Lookup(value, title, key, number, kind))
+    return next(iter(found.values())) if len(found) == 1 else None
+
+
+def _same_stem(a: str, b: str) -> bool:
+    """"joined" / "join", "languages" / "language", "role" / "roles": four letters at least,
+    and all but the shorter word's last letter when it has five or more."""
+    n = min(len(a), len(b))
+    n = n - 1 if n > 4 else n
+    return n >= 4 and a[:n] == b[:n]

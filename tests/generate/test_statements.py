@@ -45,5 +45,21 @@ def test_the_model_answers_when_the_text_disagrees_is_silent_or_is_about_someone
 
 def test_only_a_plain_question_about_a_name_is_read() -> None:
     assert read_statement("Where was the Porto office lead born?", [PROFILE]) is None  # a description
-    assert read_statement("Where did Inês Carvalho study?", [PROFILE]) is None  # not a participle we read
+    assert read_statement("How did Inês Carvalho study?", [PROFILE]) is None
     assert read_statement("Why was Inês Carvalho born in Braga?", [PROFILE]) is None
+
+
+def test_a_plain_verb_after_did_or_does_is_read_in_its_past_or_present_form() -> None:
+    tobias = ("Tobias Lindqvist", "He studied computer science at Uppsala University and then moved to Belgium.")
+    read = read_statement("Where did Tobias Lindqvist study?", [tobias])
+    assert read is not None and (read.answer, read.column) == ("Uppsala University", "study")
+    hannah = ("Hannah Osei", "Hannah was born in Kumasi, Ghana, and grew up in London.")
+    assert read_statement("Where did Hannah Osei grow up?", [hannah]).answer == "London"  # type: ignore[union-attr]
+    aiko = ("Aiko Tanabe", "Aiko lives in Ghent and works in the Dok Noord office.")
+    assert read_statement("Where does Aiko Tanabe live?", [aiko]).answer == "Ghent"  # type: ignore[union-attr]
+    died = ("Ada Byron", "Ada Byron died in London in 1852.")
+    assert read_statement("When did Ada Byron die?", [died]).answer == "1852"  # type: ignore[union-attr]
+    assert read_statement("Where did Ada Byron die?", [died]).answer == "London"  # type: ignore[union-attr]
+    assert read_statement("Where did Inês Carvalho study?", [PROFILE]).answer == "University of Minho"  # type: ignore[union-attr]
+    clause = ("Ruben De Smet", "Ruben studied economics and then worked in Brussels.")
+    assert read_statement("Where did Ruben De Smet study?", [clause]) is None  # "then": another clause's place

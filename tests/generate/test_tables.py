@@ -80,3 +80,19 @@ def test_who_owns_a_row_reads_its_owner_column() -> None:
     found = lookup("Who owns ebbtide?", [("Onboarding", tools)])
     assert found is not None and (found.answer, found.column) == ("Dmitri Volkov", "Owner")
     assert lookup("Who uses ebbtide?", [("Onboarding", tools)]) is None  # no column for "uses"
+
+
+def test_a_key_of_the_named_document_s_own_table_is_read() -> None:
+    profile = (
+        "Inês Carvalho",
+        "# Inês Carvalho | | | |---|---| | **Role** | Senior data engineer, Porto office lead | "
+        "| **Joined** | June 2021 | | **Languages** | Portuguese, English, Spanish | "
+        "## Background Inês was born in Braga.",
+    )
+    other = ("Sofie Janssens", "| | | |---|---| | **Role** | Office and people manager | | **Joined** | May 2019 |")
+    joined = lookup("When did Inês Carvalho join Halyard Labs?", [profile, other])
+    assert joined is not None and (joined.answer, joined.row, joined.column) == ("June 2021", "Inês Carvalho", "Joined")
+    assert lookup("Which languages does Inês Carvalho speak?", [profile]).answer == "Portuguese, English, Spanish"  # type: ignore[union-attr]
+    assert lookup("What is Sofie Janssens's role?", [profile, other]).answer == "Office and people manager"  # type: ignore[union-attr]
+    assert lookup("What is Inês's role?", [profile]) is None  # the title is not named in full
+    assert lookup("Where was Inês Carvalho born?", [profile]) is None  # no key for it: the sentence is read elsewhere
