@@ -197,7 +197,7 @@ def lookup(question: str, docs: Sequence[tuple[str, str]]) -> Lookup | None:
 
     if not _WH.match(question):
         return None
-    agent = _agent(question, docs) or _attribute(question, docs)
+    agent = _agent(question, docs) or _attribute(question, docs) or _dated(question, docs)
     if agent is not None:
         return agent
     asked = words(question)
@@ -219,9 +219,9 @@ def lookup(question: str, docs: Sequence[tuple[str, str]]) -> Lookup | None:
 
 def _attribute(question: str, docs: Sequence[tuple[str, str]]) -> Lookup | None:
     """"When did Inês Carvalho join?" over the document titled "Inês Carvalho" whose key-value
-    table says "Joined: June 2021": the value of the one key that shares its stem with a
-    word the question asks (not the title's own), in a fed document whose title the question
-    names in full; None when no such key, or two values. A profile's table otherwise reaches
+    table says "Joined: June 2021": the value of the key whose words (up to three) each
+    share a stem with a word the question asks (not the title's own), in a fed document
+    whose title the question names in full; None when no such key, or two values. A profile's table otherwise reaches
     Gemma-3-270M as a run of "Key: value." sentences, and it copied them from the start."""
     from drrag_cli.select.bridges import STOP, WORD_RE
 
@@ -233,8 +233,8 @@ def _attribute(question: str, docs: Sequence[tuple[str, str]]) -> Lookup | None:
             continue
         asked = [w for w in said if w not in named]
         for key, value, kind in key_values(text):
-            keys = WORD_RE.findall(key.lower())
-            if len(keys) == 1 and any(_same_stem(keys[0], w) for w in asked):
+            keys = [k for k in WORD_RE.findall(key.lower()) if k not in STOP]  # "Client contact": both asked
+            if 0 < len(keys) <= 3 and all(any(_same_stem(k, w) for w in asked) for k in keys):
                 found.setdefault(value.lower(), Lookup(value, title, key, number, kind))
     return next(iter(found.values())) if len(found) == 1 else None
 
@@ -245,3 +245,38 @@ def _same_stem(a: str, b: str) -> bool:
     n = min(len(a), len(b))
     n = n - 1 if n > 4 else n
     return n >= 4 and a[:n] == b[:n]
+
+
+_DATE_HEADERS = frozenset(("when", "date", "year", "day", "month"))
+
+
+def _dated(question: str, docs: Sequence[tuple[str, str]]) -> Lookup | None:
+    """"When did Plover v1.0 ship?" over a timeline table ("| When | What |", "| 2 November
+    2022 | Plover v1.0 shipped, covering 212 pumping stations |"): the date cell of the one
+    row whose other cells say the most of the question's words (two at least); None when
+    two rows tie, or two tables disagree."""
+    from drrag_cli.select.bridges import STOP, WORD_RE
+
+    if not re.match(r"\s*when\b", question, re.IGNORECASE):
+        return None
+    said = {w for w in WORD_RE.findall(question.lower()) if w not in STOP}
+    found: dict[str, Lookup] = {}
+    for number, (_title, text) in enumerate(docs):
+        for headers, rows, _start, _end in tables(text):
+            dates = [j for j, h in enumerate(headers) if _plain(h).lower() in _DATE_HEADERS]
+            if len(dates) != 1:
+                continue
+            d = dates[0]
+            scored = sorted(((_said(said, row, d), row) for row in rows), key=lambda pair: -pair[0])
+            if scored[0][0] >= 2 and (len(scored) == 1 or scored[1][0] < scored[0][0]) and scored[0][1][d]:
+                row = scored[0][1]
+                found.setdefault(row[d].lower(), Lookup(row[d], row[0] if d else row[1], _plain(headers[d]), number))
+    return next(iter(found.values())) if len(found) == 1 else None
+
+
+def _said(said: set[str], row: list[str], skip: int) -> int:
+    """How many of the question's words ``said`` a row's cells (but cell ``skip``) hold, by stem."""
+    from drrag_cli.select.bridges import WORD_RE
+
+    cells = {w for j, cell in enumerate(row) if j != skip for w in WORD_RE.findall(cell.lower())}
+    return sum(any(w == c or _same_stem(w, c) for c in cells) for w in said)

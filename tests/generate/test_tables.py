@@ -96,3 +96,25 @@ def test_a_key_of_the_named_document_s_own_table_is_read() -> None:
     assert lookup("What is Sofie Janssens's role?", [profile, other]).answer == "Office and people manager"  # type: ignore[union-attr]
     assert lookup("What is Inês's role?", [profile]) is None  # the title is not named in full
     assert lookup("Where was Inês Carvalho born?", [profile]) is None  # no key for it: the sentence is read elsewhere
+
+
+def test_a_bold_list_item_and_a_key_of_two_words() -> None:
+    plover = ("Plover", "# Plover Plover is a pipeline. - **Lead:** Inês Carvalho (Porto) - **Team:** Rui Sampaio "
+              "- **Client contact:** Marijke Hoekstra, head of operational technology ## Timeline")  # fmt: skip
+    lead = lookup("Who leads Plover?", [plover])
+    assert lead is not None and (lead.answer, lead.column, lead.source) == ("Inês Carvalho (Porto)", "Lead", "list")
+    contact = lookup("Who is the client contact for Plover?", [plover])
+    assert contact is not None and contact.answer == "Marijke Hoekstra, head of operational technology"
+    assert lookup("Who is the contact for the Curlew pilot?", [plover]) is None  # Plover is not named
+
+
+def test_a_when_question_reads_the_date_of_the_timeline_row_it_describes() -> None:
+    timeline = (
+        "Plover",
+        "## Timeline | When | What | |---|---| | March 2022 | Engagement kicked off | "
+        "| 2 November 2022 | Plover v1.0 shipped, covering 212 pumping stations | | April 2023 | v1.4 shipped |",
+    )
+    shipped = lookup("When did Plover v1.0 ship?", [timeline])
+    assert shipped is not None and (shipped.answer, shipped.column) == ("2 November 2022", "When")
+    assert lookup("When did the engagement kick off?", [timeline]).answer == "March 2022"  # type: ignore[union-attr]
+    assert lookup("When was it shipped?", [timeline]) is None  # one word of a row is not enough
