@@ -257,7 +257,7 @@ def generate_answer(
     looked = read_in_code(question, docs) if decide_comparisons and not options and compared is None else None
     if compared is not None or looked is not None:
         seconds = time.perf_counter() - start
-        decided = _decided(question, list(shown[:keep]), trimmed, suspicious, seconds, compared, looked)
+        decided = _decided(question, list(shown[:keep]), trimmed, suspicious, seconds, compared, looked, rewritten_from)
         if on_token is not None:
             on_token(decided.text)
         return decided
@@ -312,11 +312,13 @@ def _decided(
     seconds: float,
     compared: Comparison | None,
     looked_up: Lookup | None,
+    original: str = "",
 ) -> Answer:
     """The answer decided in code from the fed text, with no model call: a comparison of
-    two stated values (:func:`.compare.compare`) or a table cell (:func:`.tables.lookup`)."""
+    two stated values (:func:`.compare.compare`), a table cell or key (:func:`.tables.lookup`)
+    or a stated value (:func:`.statements.read_statement`)."""
     text = compared.answer if compared is not None else looked_up.answer if looked_up is not None else ""
     return Answer(
-        text=text, passages=fed, trimmed=trimmed, prompt="", llm_calls=0, generate_s=seconds,
-        prompt_tokens=0, asked=question, suspicious=suspicious, compared=compared, looked_up=looked_up,
+        text=text, passages=fed, trimmed=trimmed, prompt="", llm_calls=0, generate_s=seconds, prompt_tokens=0,
+        asked=question, original=original, suspicious=suspicious, compared=compared, looked_up=looked_up,
     )  # fmt: skip

@@ -183,7 +183,7 @@ def test_a_picked_number_is_supported_only_beside_the_question_s_words() -> None
 def test_an_answer_that_repeats_the_question_as_written_is_not_supported_after_a_rewrite() -> None:
     """Asked about the bridge by name, the model may still answer with words of the question
     the user wrote (the club, not where its chair grew up); that is no answer either."""
-    text = "The Elmstead garden club's chair is Marisol Okonkwo. Marisol Okonkwo grew up in Tamale."
+    text = "The Elmstead garden club's chair is Marisol Okonkwo. Marisol Okonkwo's childhood home is in Tamale."
     club = [Passage(source="club.md", title="Elmstead garden club", text=text, ordinal=0, char_start=0,
                     char_end=len(text))]  # fmt: skip
     written = "Where did the current chair of the Elmstead garden club grow up?"
@@ -194,3 +194,6 @@ def test_an_answer_that_repeats_the_question_as_written_is_not_supported_after_a
     answer = generate_answer(fake, "Where did Marisol Okonkwo grow up?", club, rewritten_from=written)
     assert not answer.echoed and answer.supported
     assert generate_answer(fake, written, club).original == ""  # not rewritten
+    club[0].text = text.replace("'s childhood home is", " grew up")  # read in code: still the question as written
+    read = generate_answer(fake, "Where did Marisol Okonkwo grow up?", club, rewritten_from=written)
+    assert read.looked_up is not None and read.text == "Tamale" and read.original == written and read.llm_calls == 0

@@ -61,4 +61,5 @@ def test_the_answer_is_read_from_the_register_row(named) -> None:  # noqa: ANN00
     result = Pipeline(settings, index=index).ask(QUESTION)  # the real Gemma, if the table did not answer
     assert result.answer.asked == "Where is Kestrel Rail headquartered?"  # decompose, then "where"
     assert result.answer.text == "Linz" and result.llm_calls == 0
-    assert result.to_json()["looked_up"] == {"row": "Kestrel Rail", "column": "Headquarters", "answer": "Linz"}
+    read = {"row": "Kestrel Rail", "column": "Headquarters", "answer": "Linz", "source": "table"}
+    assert result.to_json()["looked_up"] == read
