@@ -54,10 +54,9 @@ def read_statement(question: str, docs: Sequence[tuple[str, str]]) -> Lookup | N
     when the question is not of that shape, no sentence states it, or two disagree."""
     asked = _ASKED.match(question)
     did = None if asked else _DID.match(question)
-    if asked is None and did is None:
-        return None
     shape = asked or did
-    assert shape is not None
+    if shape is None:
+        return None
     wh = shape.group("wh").lower().split()[-1].replace("whom", "who")
     subject, verb = shape.group("subject"), shape.group("verb").lower()
     up = (did.group("up") or "") if did else ""

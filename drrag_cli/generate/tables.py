@@ -80,8 +80,12 @@ def tables(text: str) -> list[tuple[list[str], list[list[str]], int, int]]:
     return out
 
 
-# "- **Lead:** Inês Carvalho (Porto)" (a passage's text is one line: the next item or heading ends it)
-_BOLD_ITEM = re.compile(r"(?:^|\s)(?:[-*+]\s+)?\*\*([^*:]{1,40}?)(?::\*\*|\*\*:)\s*(.+?)(?=\s+[-*+]\s+\*\*|\s+#|\n|$)")
+# "- **Lead:** Inês Carvalho (Porto)" (a passage's text is one line: the next item, a heading
+# or the end of a sentence ends it: "**Owner:** Tobias. Then we ..." is Tobias)
+_BOLD_ITEM = re.compile(
+    r"(?:^|\s)(?:[-*+]\s+)?\*\*([^*:]{1,40}?)(?::\*\*|\*\*:)\s*(.+?)"
+    r"(?=\s+[-*+]\s+\*\*|\s+#|\n|(?<=[a-z0-9)]{2})\.(?:\s+[A-Z]|\s*$)|$)"
+)
 
 
 def key_values(text: str) -> list[tuple[str, str, str]]:
@@ -221,8 +225,9 @@ def _attribute(question: str, docs: Sequence[tuple[str, str]]) -> Lookup | None:
     """"When did Inês Carvalho join?" over the document titled "Inês Carvalho" whose key-value
     table says "Joined: June 2021": the value of the key whose words (up to three) each
     share a stem with a word the question asks (not the title's own), in a fed document
-    whose title the question names in full; None when no such key, or two values. A profile's table otherwise reaches
-    Gemma-3-270M as a run of "Key: value." sentences, and it copied them from the start."""
+    whose title the question names in full; None when no such key, or two values. A
+    profile's table otherwise reaches Gemma-3-270M as a run of "Key: value." sentences,
+    and it copied them from the start."""
     from drrag_cli.select.bridges import STOP, WORD_RE
 
     said = [w for w in WORD_RE.findall(question.lower()) if w not in STOP]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from drrag_cli.generate.tables import linearise, lookup, tables
+from drrag_cli.generate.tables import key_values, linearise, lookup, tables
 
 REGISTER = (
     "# Client register *Snapshot.* | Client | Sector | Headquarters | Account owner | |---|---|---|---| "
@@ -118,3 +118,8 @@ def test_a_when_question_reads_the_date_of_the_timeline_row_it_describes() -> No
     assert shipped is not None and (shipped.answer, shipped.column) == ("2 November 2022", "When")
     assert lookup("When did the engagement kick off?", [timeline]).answer == "March 2022"  # type: ignore[union-attr]
     assert lookup("When was it shipped?", [timeline]) is None  # one word of a row is not enough
+
+
+def test_a_bold_key_in_prose_ends_at_its_sentence() -> None:
+    notes = "Kick-off. **Owner:** Tobias. Then we discussed the plan. - **Team:** Rui, J. Smith and Lotte."
+    assert key_values(notes) == [("Owner", "Tobias", "list"), ("Team", "Rui, J. Smith and Lotte", "list")]
