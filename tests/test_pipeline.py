@@ -244,3 +244,22 @@ def test_a_question_describing_a_note_s_own_subject_is_asked_about_it(tmp_path: 
     assert {p.source for p in result.answer.passages} == {str(corpus / "ana-sousa.md")}
     read = result.answer.looked_up  # her profile says "Ana was born in Braga": read in code, no model call
     assert result.answer.text == "Braga" and read is not None and read.source == "text" and result.llm_calls == 0
+
+
+def test_a_note_named_by_its_title_brings_its_head_table(tmp_path: Path) -> None:
+    """The first stage ranks a profile's prose about Slack above its head table; asked about
+    the profile by name, the head (with its Slack row) is fed too, and the row is read."""
+    corpus = tmp_path / "people"
+    corpus.mkdir()
+    prose = " ".join(f"What is Ana Sousa's Slack handle for topic {n}? Ask Ana Sousa on Slack." for n in range(6))
+    sections = "".join(f"## Slack, part {n}\n\n{prose}\n\n" for n in range(4))
+    (corpus / "ana-sousa.md").write_text(
+        "# Ana Sousa\n\n| | |\n|---|---|\n| **Role** | Data engineer |\n| **Office** | Lisbon |\n"
+        f"| **Joined** | 2021 |\n| **Slack** | @ana |\n\n{sections}"
+    )
+    (corpus / "els-peeters.md").write_text("# Els Peeters\n\nEls runs the office in Ghent and answers on Slack.\n")
+    settings = Settings().replace({"index.path": str(tmp_path / "ix")})
+    Index.build([corpus], settings)
+    result = Pipeline(settings).ask("What is Ana Sousa's Slack handle?")
+    assert result.answer.text == "@ana" and result.llm_calls == 0
+    assert 0 in [p.ordinal for p in result.answer.passages if p.title == "Ana Sousa"]  # the head, beside the prose

@@ -64,14 +64,29 @@ def static_docs(ctx: RunContext, spare: int = 0) -> list[list[Selected]]:
     ranked = [(pid, s) for pid, s in ranked if pid in found]
     leads = core.distinct_docs([pid for pid, _ in ranked], ctx.params.k1 + spare, ctx.doc_of)
     groups = [
-        [Selected(found[pid], "static", s) for pid, s in ranked if ctx.doc_of(pid) == ctx.doc_of(lead)][
+        _with_head(ctx, [Selected(found[pid], "static", s) for pid, s in ranked if ctx.doc_of(pid) == ctx.doc_of(lead)][
             : ctx.params.static_passages
-        ]
+        ])
         for lead in leads
     ]
     ctx.trace["k1"] = ctx.params.k1
     ctx.trace["static"] = [d.passage.to_json(score=round(d.score, 6)) for g in groups[: ctx.params.k1] for d in g]
     return groups
+
+
+def _with_head(ctx: RunContext, group: list[Selected]) -> list[Selected]:
+    """A static document the question names by its whole title ("When did Inês Carvalho
+    join?") also brings its first passage, after the ones the first stage found: a note's
+    head holds its metadata table (Joined, Role, Slack), which the first stage can rank
+    below its prose."""
+    from drrag_cli.select.bridges import names_title
+
+    if not group or not names_title(ctx.question, group[0].passage.title):
+        return group
+    head = ctx.document([group[0].passage.passage_id])[0]
+    if any(d.passage.passage_id == head for d in group):
+        return group
+    return [*group, Selected(ctx.fetch([head])[head], "static", group[-1].score)]
 
 
 def _side_hops(

@@ -55,6 +55,13 @@ def content(text: str) -> set[str]:
     return {stem(w) for w in WORD_RE.findall(text.lower()) if w not in STOP}
 
 
+def names_title(question: str, title: str) -> bool:
+    """``question`` holds every content word of ``title`` ("When did Inês Carvalho join?"
+    names the note "Inês Carvalho"; "What is Heron?" does not name "Heron: project overview")."""
+    said = content(title)
+    return bool(said) and said <= content(question)
+
+
 def inside(name: str, *texts: str) -> bool:
     """``name`` follows a lower-case word in one of ``texts`` ("trained on the Brackwater
     cluster"), so its capital is a name's, not a sentence's or a heading's ("4 Training")."""

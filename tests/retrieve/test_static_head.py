@@ -1,0 +1,37 @@
+"""A static document the question names by its whole title brings its head passage
+(retrieve/strategies._with_head). Pure logic over a stub context; the pipeline test
+`test_a_note_named_by_its_title_brings_its_head_table` runs it with the real parts."""
+
+from __future__ import annotations
+
+from drrag_cli.retrieve.context import Selected
+from drrag_cli.retrieve.strategies import _with_head
+from drrag_cli.types import Passage
+
+
+def _passage(pid: int, title: str, ordinal: int) -> Passage:
+    return Passage(source=f"{title}.md", title=title, text=f"passage {ordinal}", ordinal=ordinal, char_start=0,
+                   char_end=9, passage_id=pid)  # fmt: skip
+
+
+class _Context:
+    def __init__(self, question: str) -> None:
+        self.question = question
+        self.passages = {pid: _passage(pid, "Inês Carvalho", pid - 10) for pid in (10, 11, 12)}
+
+    def document(self, group: list[int]) -> list[int]:
+        return [10, 11, 12]
+
+    def fetch(self, ids: list[int]) -> dict[int, Passage]:
+        return {pid: self.passages[pid] for pid in ids}
+
+
+def test_a_named_document_brings_its_head_after_its_found_passages() -> None:
+    ctx = _Context("What is Inês Carvalho's Slack handle?")
+    group = [Selected(ctx.passages[12], "static", 0.03), Selected(ctx.passages[11], "static", 0.02)]
+    out = _with_head(ctx, group)  # type: ignore[arg-type]
+    assert [d.passage.passage_id for d in out] == [12, 11, 10] and out[-1].stage == "static"
+    assert _with_head(ctx, out) == out  # the head is there already
+    unnamed = _Context("What is the Porto office lead's Slack handle?")
+    assert _with_head(unnamed, group) == group  # type: ignore[arg-type]
+    assert _with_head(ctx, []) == []  # type: ignore[arg-type]
