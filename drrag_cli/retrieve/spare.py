@@ -9,8 +9,9 @@ document's walk keeps nothing, the next :data:`~.strategies.SPARE` documents of 
 first stage are walked too, each with its own q* list and the classifier on (q, spare,
 candidate). The spare whose first candidate above the CFS threshold scores highest, at
 least ``retrieval.spare``, joins with that candidate; when the context has no room for
-both, the lowest-ranked barren static document gives up its place. Only then does it
-cost anything: two q* searches and one classifier call.
+both, the lowest-ranked barren static document gives up its place, unless it brought two
+or more passages (:func:`_yielding`). Only then does it cost anything: two q* searches and
+one classifier call.
 """
 
 from __future__ import annotations
@@ -66,7 +67,7 @@ def spare_static(
     firsts = {i: next(((pid, prob_of[(i, pid)]) for pid, _ in walk if prob_of[(i, pid)] >= threshold), None)
               for i, walk in enumerate(walks)}  # fmt: skip
     top = max(((f[1], i) for i, f in firsts.items() if f and f[1] >= ctx.params.spare), default=None)
-    kept = _room(ctx, docs, barren) if top else None
+    kept = _room(ctx, docs, _yielding(ctx, docs, barren)) if top else None
     best = top[1] if top and kept is not None else None
     trace = [
         {"from": ids[i], "source": spares[i][0].passage.source, "text": texts[i], "spare": True, "candidates": [
@@ -84,6 +85,19 @@ def spare_static(
     score = scores[best].get(pid, 0.0)
     hop = Selected(ctx.answering(pid, adds_of(ctx, [spares[best]])[0]), "dynamic", score, prob, via=ids[best])
     return [*kept, *joined, hop], trace
+
+
+def _yielding(ctx: RunContext, docs: list[Selected], barren: list[int]) -> list[int]:
+    """The barren static documents that may give up their place: not one that brought two or
+    more passages (the first stage found it twice, or the question names it by its title).
+    Such a note usually answers on its own ("Which musical instrument does the Porto office
+    lead play?": Inês Carvalho's table says "Porto office lead", another of her passages
+    "plays the cello"), and CFS keeps no second hop for it for that very reason."""
+    passages: dict[str, int] = {}
+    for d in docs:
+        if d.stage == "static":
+            passages[ctx.doc_of(d.passage.passage_id)] = passages.get(ctx.doc_of(d.passage.passage_id), 0) + 1
+    return [pid for pid in barren if passages.get(ctx.doc_of(pid), 0) < 2]
 
 
 def _room(ctx: RunContext, docs: list[Selected], barren: list[int]) -> list[Selected] | None:

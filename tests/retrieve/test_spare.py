@@ -57,3 +57,20 @@ def test_no_spare_below_its_threshold_nor_once_the_pair_is_found(corpus) -> None
     assert {"Project Heron", "Tobias Lindqvist", "Hiring a lead engineer for Project Heron"} <= titles(full)
     spare = [c for q in full.trace["queries"] if q.get("spare") for c in q["candidates"]]
     assert all(c["decision"] == "spare walk" for c in spare)  # the lentil soup is no second hop
+
+
+def test_a_barren_document_the_first_stage_found_twice_keeps_its_place(tmp_path) -> None:  # noqa: ANN001
+    """Two passages of one note in the first stage: such a note usually answers on its own
+    (the sample corpus's "Which musical instrument does the Porto office lead play?": Inês
+    Carvalho's table and her "plays the cello"), so a spare pair does not push it out; even
+    here, where the pair held the answer. That is the rule's price."""
+    hiring = DOCS["hiring.md"].rstrip() + " " + " ".join(
+        f"Question {n}: in which city was the lead engineer of Project Heron born? It does not matter here."
+        for n in range(12)
+    )
+    corpus = indexed(tmp_path, {**DOCS, "hiring.md": hiring})
+    index, settings = corpus
+    first = Pipeline(settings.replace({"retrieval.spare": 0.0}), index=index).retrieve(QUESTION, "cfs", k=2)
+    held = [d for d in first.documents if d.passage.title.startswith("Hiring")]
+    assert len(held) == 2 and titles(first) == {"Hiring a lead engineer for Project Heron"}  # found twice, barren
+    assert titles(run(corpus, 0.5)) == {"Hiring a lead engineer for Project Heron"}  # no room made for the pair
