@@ -26,12 +26,12 @@ from drrag_cli.ingest.units import statement_units
 _ASKED = re.compile(
     r"^\s*(?P<wh>where|when|who|whom|by\s+whom)\s+(?:was|were|is|are)\s+(?P<subject>[A-Z].*?)\s+"
     r"(?P<verb>born|founded|established|opened|built|released|published|formed|created|launched|located|based|"
-    r"headquartered|buried|raised|directed|written|produced|designed|composed)(?:\s+(?:in|by|at))?\s*\?\s*$",
+    r"headquartered|buried|raised|directed|written|produced|designed|composed)(?:\s+(?:in|by|at))?\s*\??\s*$",
     re.IGNORECASE,
 )
 # "Where did Tobias Lindqvist study?", "Where does Aiko Tanabe live?": a verb in its plain form
 _DID = re.compile(
-    r"^\s*(?P<wh>where|when)\s+(?:did|does|do)\s+(?P<subject>[A-Z].*?)\s+(?P<verb>[a-z]+)(?P<up>\s+up)?\s*\?\s*$",
+    r"^\s*(?P<wh>where|when)\s+(?:did|does|do)\s+(?P<subject>[A-Z].*?)\s+(?P<verb>[a-z]+)(?P<up>\s+up)?\s*\??\s*$",
     re.IGNORECASE,
 )
 _IRREGULAR = {"grow": "grew", "go": "went", "teach": "taught", "meet": "met", "leave": "left", "begin": "began",

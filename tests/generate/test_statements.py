@@ -63,3 +63,8 @@ def test_a_plain_verb_after_did_or_does_is_read_in_its_past_or_present_form() ->
     assert read_statement("Where did Inês Carvalho study?", [PROFILE]).answer == "University of Minho"  # type: ignore[union-attr]
     clause = ("Ruben De Smet", "Ruben studied economics and then worked in Brussels.")
     assert read_statement("Where did Ruben De Smet study?", [clause]) is None  # "then": another clause's place
+
+
+def test_a_question_typed_without_its_question_mark_is_read_too() -> None:
+    assert read_statement("Where was Inês Carvalho born", [PROFILE]).answer == "Braga"  # type: ignore[union-attr]
+    assert read_statement("where did Inês Carvalho study", [PROFILE]).answer == "University of Minho"  # type: ignore[union-attr]
