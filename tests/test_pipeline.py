@@ -247,8 +247,10 @@ def test_a_question_describing_a_note_s_own_subject_is_asked_about_it(tmp_path: 
 
 
 def test_a_note_named_by_its_title_brings_its_head_table(tmp_path: Path) -> None:
-    """The first stage ranks a profile's prose about Slack above its head table; asked about
-    the profile by name, the head (with its Slack row) is fed too, and the row is read."""
+    """Asked about a profile by name, its head passage (with its Slack row) is fed beside
+    the prose about Slack, and the row is read in code. Here the first stage ranks the head
+    second, so this holds without `_with_head` too; tests/retrieve/test_static_head.py is
+    the case where the first stage misses the head (the sample corpus's Inês Carvalho)."""
     corpus = tmp_path / "people"
     corpus.mkdir()
     prose = " ".join(f"What is Ana Sousa's Slack handle for topic {n}? Ask Ana Sousa on Slack." for n in range(6))

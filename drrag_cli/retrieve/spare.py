@@ -16,6 +16,7 @@ one classifier call.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -93,11 +94,8 @@ def _yielding(ctx: RunContext, docs: list[Selected], barren: list[int]) -> list[
     Such a note usually answers on its own ("Which musical instrument does the Porto office
     lead play?": Inês Carvalho's table says "Porto office lead", another of her passages
     "plays the cello"), and CFS keeps no second hop for it for that very reason."""
-    passages: dict[str, int] = {}
-    for d in docs:
-        if d.stage == "static":
-            passages[ctx.doc_of(d.passage.passage_id)] = passages.get(ctx.doc_of(d.passage.passage_id), 0) + 1
-    return [pid for pid in barren if passages.get(ctx.doc_of(pid), 0) < 2]
+    passages = Counter(ctx.doc_of(d.passage.passage_id) for d in docs if d.stage == "static")
+    return [pid for pid in barren if passages[ctx.doc_of(pid)] < 2]
 
 
 def _room(ctx: RunContext, docs: list[Selected], barren: list[int]) -> list[Selected] | None:
