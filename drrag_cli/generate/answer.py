@@ -18,6 +18,7 @@ from drrag_cli.errors import ModelError
 from drrag_cli.generate.compare import Comparison, compare
 from drrag_cli.generate.evidence import Evidence, beside_question, evidence
 from drrag_cli.generate.guard import Suspicion, defuse, suspicions
+from drrag_cli.generate.origin import same_origin
 from drrag_cli.generate.prompts import (
     DEFAULT_STYLE,
     FALLBACK_ANSWER,
@@ -240,8 +241,9 @@ def generate_answer(
     ``guard``, passages that address the model (:mod:`.guard`) are held out of the prompt
     (when all do, shown with those sentences removed); an answer only they could give is
     withheld. With ``decide_comparisons``, an "A or B?" whose two values the fed text states
-    (:mod:`.compare`) is decided in code; a year or "how many" question gets one the fed
-    text states and the question does not (.prompts; the answer is then ``typed``)."""
+    (:mod:`.compare`), or a yes/no about two named sides' nationality (:mod:`.origin`), is
+    decided in code; a year or "how many" question gets one the fed text states and the
+    question does not (.prompts; the answer is then ``typed``)."""
     max_tokens = max_tokens if max_tokens is not None else llm.max_tokens
     if not passages:
         return Answer(FALLBACK_ANSWER, [], [], "", 0, 0.0, 0)
@@ -253,7 +255,7 @@ def generate_answer(
     stream = None if suspicious else on_token  # with a hostile passage around, show the checked answer
     start = time.perf_counter()
     options = answer_options(question) if style.constrain else ()
-    compared = compare(question, options, docs) if decide_comparisons else None
+    compared = decided_comparison(question, options, docs) if decide_comparisons else None
     looked = read_in_code(question, docs) if decide_comparisons and not options and compared is None else None
     if compared is not None or looked is not None:
         seconds = time.perf_counter() - start
@@ -280,6 +282,12 @@ def generate_answer(
         typed=bool(allowed) and not options, confidence=getattr(call, "least_prob", None),
         strayed=getattr(call, "strayed", False),
     )  # fmt: skip
+
+
+def decided_comparison(question: str, options: Sequence[str], docs: list[tuple[str, str]]) -> Comparison | None:
+    """Two stated values compared (:func:`.compare.compare`), or two named sides'
+    nationalities for a yes/no question (:func:`.origin.same_origin`)."""
+    return compare(question, options, docs) or same_origin(question, options, docs)
 
 
 def read_in_code(question: str, docs: list[tuple[str, str]]) -> Lookup | None:
