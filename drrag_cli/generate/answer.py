@@ -32,7 +32,7 @@ from drrag_cli.generate.prompts import (
     place_answer,
     typed_options,
 )
-from drrag_cli.generate.statements import read_statement
+from drrag_cli.generate.statements import read_release, read_statement
 from drrag_cli.generate.tables import Lookup, lookup
 from drrag_cli.types import Passage
 
@@ -240,10 +240,9 @@ def generate_answer(
     swaps the instruction and few-shot examples (``benchmarks/prompt_eval.py``). With
     ``guard``, passages that address the model (:mod:`.guard`) are held out of the prompt
     (when all do, shown with those sentences removed); an answer only they could give is
-    withheld. With ``decide_comparisons``, an "A or B?" whose two values the fed text states
-    (:mod:`.compare`), or a yes/no about two named sides' nationality (:mod:`.origin`), is
-    decided in code; a year or "how many" question gets one the fed text states and the
-    question does not (.prompts; the answer is then ``typed``)."""
+    withheld. With ``decide_comparisons``, a comparison the fed text decides (:func:`decided_comparison`)
+    or a value it states (:func:`read_in_code`) is the answer; a year or "how many" question
+    gets one the fed text states and the question does not (.prompts; ``typed``)."""
     max_tokens = max_tokens if max_tokens is not None else llm.max_tokens
     if not passages:
         return Answer(FALLBACK_ANSWER, [], [], "", 0, 0.0, 0)
@@ -292,8 +291,9 @@ def decided_comparison(question: str, options: Sequence[str], docs: list[tuple[s
 
 def read_in_code(question: str, docs: list[tuple[str, str]]) -> Lookup | None:
     """A table cell the question names (:func:`.tables.lookup`), else a value a fed sentence
-    states after the question's verb (:func:`.statements.read_statement`)."""
-    return lookup(question, docs) or read_statement(question, docs)
+    states after the question's verb (:func:`.statements.read_statement`), else the date a
+    changelog writes after the version asked about (:func:`.statements.read_release`)."""
+    return lookup(question, docs) or read_statement(question, docs) or read_release(question, docs)
 
 
 def _ask_model(

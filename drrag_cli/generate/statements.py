@@ -1,14 +1,16 @@
 """A fact the text states outright, read in code: "Where was Inês Carvalho born?" over
-"Inês was born in Braga and studied …" → Braga.
+"Inês was born in Braga and studied …" → Braga; "What does Ana Ruiz run?" over "Ana Ruiz
+… runs the plant nursery on Mill Lane" → the plant nursery.
 
 Gemma-3-270M, held to copying the fed text, often copies the line that holds the answer
 instead of the answer: asked "Where was Inês Carvalho born?" over her profile it wrote
 "Inês was born in Braga and studied computer engineering at …", or her table's first row.
 When the question is a plain "Where / When / By whom was <Name> <verb>?" or "Where /
-When did <Name> <verb>?" and the fed sentences about that name state the verb with one
-value after it ("born in Braga", "founded in 1998", "directed by Steven Spielberg",
-"studied economics at KU Leuven"), that value is the answer, as a table cell is
-(:func:`.tables.lookup`). Two different values, or none, and the model answers.
+When did <Name> <verb> [its object]?" or "What did <Name> <verb>?", and the fed
+sentences about that name state the verb with one value after it ("born in Braga",
+"founded in 1998", "directed by Steven Spielberg", "studied economics at KU Leuven",
+"studied history in Leiden", "runs the plant nursery"), that value is the answer, as a
+table cell is (:func:`.tables.lookup`). Two different values, or none, and the model answers.
 Pure text work: no model, no index.
 """
 
@@ -29,13 +31,18 @@ _ASKED = re.compile(
     r"headquartered|buried|raised|directed|written|produced|designed|composed)(?:\s+(?:in|by|at))?\s*\??\s*$",
     re.IGNORECASE,
 )
-# "Where did Tobias Lindqvist study?", "Where does Aiko Tanabe live?": a verb in its plain form
+# "Where did Tobias Lindqvist study?", "Where does Aiko Tanabe live?", "Where did Ruth Amsel
+# study history?", "What does Ana Ruiz run?": a verb in its plain form, perhaps its object
 _DID = re.compile(
-    r"^\s*(?P<wh>where|when)\s+(?:did|does|do)\s+(?P<subject>[A-Z].*?)\s+(?P<verb>[a-z]+)(?P<up>\s+up)?\s*\??\s*$",
+    r"^\s*(?P<wh>where|when|what)\s+(?:did|does|do)\s+(?P<subject>[A-Z].*?)\s+(?P<verb>(?-i:[a-z]+))"
+    r"(?P<up>\s+up)?(?P<object>(?:\s+(?-i:[a-z]+)){0,2}?)\s*\??\s*$",
     re.IGNORECASE,
 )
+_NOT_READ = frozenset("do be have get say mean".split())  # "What does Ana Ruiz do?": no one value
 _IRREGULAR = {"grow": "grew", "go": "went", "teach": "taught", "meet": "met", "leave": "left", "begin": "began",
               "become": "became", "win": "won", "build": "built", "find": "found", "write": "wrote", "sing": "sang"}
+# what a sentence may say instead ("Born and raised in Porto" for "Where did she grow up?")
+_SAID_ALSO = {"grow up": ("raised", "brought up")}
 _NAME = re.compile(r"[A-Z][\w'’-]*(?:\s+(?:(?:of|de|da|do|du|van|von|der|del|la|le|upon|on)\s+)*[A-Z][\w'’-]*)*")
 _DATE = re.compile(
     r"(?:\d{1,2}\s+)?(?:" + "|".join(sorted(MONTHS, key=len, reverse=True)) + r")\.?\s+(?:\d{1,2},?\s+)?\d{4}"
@@ -43,7 +50,12 @@ _DATE = re.compile(
     re.IGNORECASE,
 )
 # what may stand between the verb and the value, by the kind of value asked for
-_BETWEEN = {"where": r"(?:in|at|near)\s+(?:the\s+(?=[A-Z]))?", "when": r"(?:(?:in|on)\s+)?", "who": r"by\s+"}
+_BETWEEN = {"where": r"(?:in|at|near)\s+(?:the\s+(?=[A-Z]))?", "when": r"(?:(?:in|on)\s+)?", "who": r"by\s+",
+            "what": ""}
+# "What does Ana Ruiz run?" over "runs the plant nursery on Mill Lane": the words after the
+# verb, up to a preposition, a conjunction or punctuation
+_STOPS = r"(?:on|in|at|and|or|but|with|for|from|to|by|of|near)\b"
+_THING = rf"(?:(?:the|a|an|his|her|their)\s+)?(?:(?!{_STOPS})[a-z][\w-]*\s?){{1,4}}"
 _LETTERS = re.compile(r"[^\W\d_]+")
 _PRONOUNS = frozenset("he she it they his her its their".split())
 
@@ -60,24 +72,25 @@ def read_statement(question: str, docs: Sequence[tuple[str, str]]) -> Lookup | N
     wh = shape.group("wh").lower().split()[-1].replace("whom", "who")
     subject, verb = shape.group("subject"), shape.group("verb").lower()
     up = (did.group("up") or "") if did else ""
-    asked_verb = verb + up  # "grow up", as the question says it
+    thing = (did.group("object") or "").strip() if did else ""  # "Where did Ruth Amsel study history?"
+    asked_verb = " ".join(filter(None, (verb + up, thing)))  # "grow up", "study history", as the question says it
     if asked is None:  # "study" → studied / studies (with anything but a clause up to the place)
+        if verb in _NOT_READ or (wh == "what" and thing):
+            return None
         verb = _forms(verb, up)
     if not subject[0].isupper():
         return None  # "Where was the lead of X born?": a description, not a name
     names = {w.lower() for w in _LETTERS.findall(subject) if len(w) >= 3 and w[0].isupper()}
     if not names:
         return None
-    value = _DATE.pattern if wh == "when" else _NAME.pattern
-    flags = re.IGNORECASE if wh == "when" else 0  # a name is capitalised; "Born and raised in Porto" too
-    between = r"(?:\s+and\s+[a-z]+)?" if asked else r"(?:\s+(?!and\b|but\b|then\b)[a-z][\w-]*){0,4}?"
-    stated = re.compile(rf"\b(?i:{verb}){between}\s+{_BETWEEN[wh]}({value})", flags)
+    stated = _stated(wh, verb, asked is not None, thing)
     found: dict[str, Lookup] = {}
     for number, (title, text) in enumerate(docs):
         about = bool(names & _words(title))
         for sentence in statement_units(linearise(text)):
             words = _words(sentence)
-            if not (names & words or (about and words & _PRONOUNS) or (about and re.match(verb, sentence, re.I))):
+            opens = re.match(rf"(?:born\s+and\s+)?{verb}", sentence, re.I)  # "Born and raised in Porto"
+            if not (names & words or (about and words & _PRONOUNS) or (about and opens)):
                 continue
             for match in stated.finditer(sentence):
                 answer = match.group(1).strip()
@@ -87,16 +100,68 @@ def read_statement(question: str, docs: Sequence[tuple[str, str]]) -> Lookup | N
     return next(iter(found.values())) if len(found) == 1 else None
 
 
+def _stated(wh: str, verb: str, passive: bool, thing: str) -> re.Pattern[str]:
+    """The pattern of a sentence part that states the asked value: the verb (a pattern), what
+    may stand between it and the value (the question's object, if it has one), the value."""
+    value = {"when": _DATE.pattern, "what": f"{_THING}|{_NAME.pattern}"}.get(wh, _NAME.pattern)
+    flags = re.IGNORECASE if wh == "when" else 0  # a name is capitalised; "Born and raised in Porto" too
+    if passive:
+        between = r"(?:\s+and\s+[a-z]+)?"
+    elif thing:  # "Where did Ruth Amsel study history?" → "studied history in Leiden"
+        between = rf"\s+(?i:{re.escape(thing)})(?:\s+(?!and\b|but\b|then\b)[a-z][\w-]*){{0,2}}?"
+    elif wh == "what":
+        between = ""
+    else:
+        between = r"(?:\s+(?!and\b|but\b|then\b)[a-z][\w-]*){0,4}?"
+    return re.compile(rf"\b(?i:{verb}){between}\s+{_BETWEEN[wh]}({value})", flags)
+
+
 def _words(text: str) -> set[str]:
     return {w.lower() for w in _LETTERS.findall(text)}
 
 
 def _forms(verb: str, up: str) -> str:
     """A pattern for the past and third-person forms of a plain verb ("study" → studied |
-    studies; "grow" + " up" → grew up | grows up)."""
+    studies; "grow" + " up" → grew up | grows up, or raised | brought up)."""
     consonant_y = verb.endswith("y") and verb[-2:-1] not in "aeiou"
     past = _IRREGULAR.get(verb) or (
         verb[:-1] + "ied" if consonant_y else verb + ("d" if verb.endswith("e") else "ed")
     )
     third = verb[:-1] + "ies" if consonant_y else verb + ("es" if verb.endswith(("s", "sh", "ch", "o")) else "s")
-    return rf"(?:{past}|{third}){re.escape(up)}"
+    same = "".join(f"|{other}" for other in _SAID_ALSO.get(verb + up, ()))
+    return rf"(?:(?:{past}|{third}){re.escape(up)}{same})"
+
+
+_VERSION = re.compile(r"(?<![\w.])v?(\d+(?:\.\d+)+)(?![\w.]*\d)")
+_DATED_VERSION = re.compile(  # "## [1.0.0] - 2023-03-14", "1.2 (14 March 2023)", "v2.0: March 3, 2024"
+    r"(?<![\w.])\[?v?(\d+(?:\.\d+)+)\]?\s*(?:[-–—:(|]\s*)+(\d{4}-\d{2}-\d{2}|\d{1,2}\s+[A-Z][a-z]+\.?\s+\d{4}"
+    r"|[A-Z][a-z]+\.?\s+\d{1,2},?\s+\d{4})"
+)
+
+
+def read_release(question: str, docs: Sequence[tuple[str, str]]) -> Lookup | None:
+    """"When was Heron 1.0.0 released?" over a changelog's "## [1.0.0] - 2023-03-14": the date
+    written right after the version the question names (a zero tail aside: 1.0 is 1.0.0),
+    in a fed document that names a word of the question besides the version; None when no
+    such date, or two."""
+    if not re.match(r"\s*when\b", question, re.IGNORECASE):
+        return None
+    versions = {_zero_tail(v) for v in _VERSION.findall(question)}
+    rest = _VERSION.sub(" ", re.sub(r"^\s*when\b", " ", question, flags=re.IGNORECASE))
+    names = {w.lower() for w in _LETTERS.findall(rest) if len(w) >= 3 and w[0].isupper()}
+    if len(versions) != 1 or not names:
+        return None
+    found: dict[str, Lookup] = {}
+    for number, (title, text) in enumerate(docs):
+        if not names & _words(f"{title} {text}"):
+            continue
+        for match in _DATED_VERSION.finditer(text):
+            version, date = match.groups()
+            month = _words(date) - {"st", "nd", "rd", "th"}
+            if _zero_tail(version) in versions and (not month or month <= set(MONTHS)):
+                found.setdefault(date.lower(), Lookup(date, title, f"version {version}", number, "text"))
+    return next(iter(found.values())) if len(found) == 1 else None
+
+
+def _zero_tail(version: str) -> str:
+    return re.sub(r"(?:\.0)+$", "", version)

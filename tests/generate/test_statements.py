@@ -68,3 +68,40 @@ def test_a_plain_verb_after_did_or_does_is_read_in_its_past_or_present_form() ->
 def test_a_question_typed_without_its_question_mark_is_read_too() -> None:
     assert read_statement("Where was Inês Carvalho born", [PROFILE]).answer == "Braga"  # type: ignore[union-attr]
     assert read_statement("where did Inês Carvalho study", [PROFILE]).answer == "University of Minho"  # type: ignore[union-attr]
+
+
+def test_grow_up_is_also_read_where_the_text_says_raised() -> None:
+    marisol = ("Marisol Okonkwo", "# Marisol Okonkwo Hydrologist at the regional water board. "
+               "Born and raised in Porto; moved to Elmstead in 2009.")
+    assert read_statement("Where did Marisol Okonkwo grow up?", [marisol]).answer == "Porto"  # type: ignore[union-attr]
+    peter = ("Peter Hale", "Peter Hale was brought up in Leeds by his aunt.")
+    assert read_statement("Where did Peter Hale grow up?", [peter]).answer == "Leeds"  # type: ignore[union-attr]
+    assert read_statement("Where did Peter Hale live?", [peter]) is None  # only "grow up" has another wording
+
+
+def test_a_verb_s_object_and_a_what_question_are_read() -> None:
+    ruth = ("Ruth Amsel", "Ruth Amsel was born in Haarlem and studied history in Leiden.")
+    read = read_statement("Where did Ruth Amsel study history?", [ruth])
+    assert read is not None and (read.answer, read.column) == ("Leiden", "study history")
+    assert read_statement("Where did Ruth Amsel study law?", [ruth]) is None  # not the object the text says
+    assert read_statement("What did Ruth Amsel study?", [ruth]).answer == "history"  # type: ignore[union-attr]
+    ana = ("Ana Ruiz", "# Ana Ruiz Ana Ruiz grew up in Valencia and runs the plant nursery on Mill Lane.")
+    assert read_statement("What does Ana Ruiz run?", [ana]).answer == "the plant nursery"  # type: ignore[union-attr]
+    assert read_statement("What does Ana Ruiz do?", [ana]) is None  # "do" has no one value
+    owner = ("Ana Ruiz", "Ana Ruiz runs Halyard Labs.")
+    assert read_statement("What does Ana Ruiz run?", [owner]).answer == "Halyard Labs"  # type: ignore[union-attr]
+
+
+def test_a_release_date_is_read_after_the_version_a_changelog_names() -> None:
+    from drrag_cli.generate.statements import read_release
+
+    log = ("Heron changelog", "# Heron changelog ## [1.1.0] - 2023-05-02 ### Added - Usage report export. "
+           "## [1.0.0] - 2023-03-14 First stable release. ## [0.9.0] - 2023-01-20 ### Added - Search UI.")
+    read = read_release("When was Heron 1.0.0 released?", [log])
+    assert read is not None and (read.answer, read.column, read.source) == ("2023-03-14", "version 1.0.0", "text")
+    assert read_release("When did Heron v1.0 ship", [log]).answer == "2023-03-14"  # type: ignore[union-attr]
+    notes = ("Pilot notes", "Heron 0.9.0 (20 January 2023) went to the pilot customer.")
+    assert read_release("When was Heron 0.9 released?", [notes]).answer == "20 January 2023"  # type: ignore[union-attr]
+    assert read_release("When was Plover 1.0.0 released?", [log]) is None  # the changelog is not Plover's
+    assert read_release("When was Heron 2.0 released?", [log]) is None
+    assert read_release("What changed in Heron 1.0.0?", [log]) is None
