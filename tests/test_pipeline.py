@@ -265,3 +265,20 @@ def test_a_note_named_by_its_title_brings_its_head_table(tmp_path: Path) -> None
     result = Pipeline(settings).ask("What is Ana Sousa's Slack handle?")
     assert result.answer.text == "@ana" and result.llm_calls == 0
     assert 0 in [p.ordinal for p in result.answer.passages if p.title == "Ana Sousa"]  # the head, beside the prose
+
+
+def test_a_release_date_is_read_from_the_changelog_passage_that_dates_the_version(tmp_path: Path) -> None:
+    """The sample corpus's Heron notes: the first stage finds the changelog by its 0.9.0 and
+    1.1.0 sections, its 1.0.0 section is brought beside them (`_with_version`), and the
+    date after "## [1.0.0]" is read in code (Gemma had answered 0.9.0's date)."""
+    import shutil
+
+    sample = Path(__file__).resolve().parents[1] / "sample_corpus"
+    corpus = tmp_path / "c"
+    shutil.copytree(sample / "projects" / "heron", corpus / "heron")
+    shutil.copy(sample / "meetings" / "2023-02-07-heron-launch-planning.md", corpus)
+    settings = Settings().replace({"index.path": str(tmp_path / "ix")})
+    Index.build([corpus], settings)
+    result = Pipeline(settings).ask("When was Heron 1.0.0 released?")
+    assert result.answer.text == "2023-03-14" and result.llm_calls == 0
+    assert result.answer.looked_up is not None and result.answer.looked_up.column == "version 1.0.0"

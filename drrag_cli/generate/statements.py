@@ -144,23 +144,37 @@ def read_release(question: str, docs: Sequence[tuple[str, str]]) -> Lookup | Non
     written right after the version the question names (a zero tail aside: 1.0 is 1.0.0),
     in a fed document that names a word of the question besides the version; None when no
     such date, or two."""
-    if not re.match(r"\s*when\b", question, re.IGNORECASE):
+    version = named_version(question)
+    if version is None or not re.match(r"\s*when\b", question, re.IGNORECASE):
         return None
-    versions = {_zero_tail(v) for v in _VERSION.findall(question)}
     rest = _VERSION.sub(" ", re.sub(r"^\s*when\b", " ", question, flags=re.IGNORECASE))
     names = {w.lower() for w in _LETTERS.findall(rest) if len(w) >= 3 and w[0].isupper()}
-    if len(versions) != 1 or not names:
-        return None
     found: dict[str, Lookup] = {}
     for number, (title, text) in enumerate(docs):
-        if not names & _words(f"{title} {text}"):
-            continue
-        for match in _DATED_VERSION.finditer(text):
-            version, date = match.groups()
-            month = _words(date) - {"st", "nd", "rd", "th"}
-            if _zero_tail(version) in versions and (not month or month <= set(MONTHS)):
-                found.setdefault(date.lower(), Lookup(date, title, f"version {version}", number, "text"))
+        if names and names & _words(f"{title} {text}"):
+            for written, date in release_dates(text, version):
+                found.setdefault(date.lower(), Lookup(date, title, f"version {written}", number, "text"))
     return next(iter(found.values())) if len(found) == 1 else None
+
+
+def named_version(question: str) -> str | None:
+    """The one version number the question names ("Heron 1.0.0", "v2.1"), without its zero
+    tail ("1", "2.1"); None when it names none, or two."""
+    versions = {_zero_tail(v) for v in _VERSION.findall(question)}
+    return next(iter(versions)) if len(versions) == 1 else None
+
+
+def release_dates(text: str, version: str) -> list[tuple[str, str]]:
+    """(version as written, date) wherever the text dates ``version`` (as :func:`named_version`
+    gives it) right after it: a changelog's "## [1.0.0] - 2023-03-14", "1.2 (14 March
+    2023)", "v2.0: March 3, 2024"."""
+    out = []
+    for match in _DATED_VERSION.finditer(text):
+        written, date = match.groups()
+        month = _words(date) - {"st", "nd", "rd", "th"}
+        if _zero_tail(written) == version and (not month or month <= set(MONTHS)):
+            out.append((written, date))
+    return out
 
 
 def _zero_tail(version: str) -> str:

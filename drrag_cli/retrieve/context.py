@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Protocol
 
 from drrag_cli.retrieve.concat import concat_query
@@ -323,7 +323,27 @@ class RunContext:
         return float(self.classifier.thresholds.get(use, self.classifier.threshold))
 
     def result(self, name: str, documents: list[Selected]) -> RetrievalResult:
-        documents = hop_order(documents)
+        documents = self._with_version(hop_order(documents))
         self.trace["strategy"] = name
         self.trace["kept"] = [d.passage.passage_id for d in documents]
         return RetrievalResult(name, self.question, documents, self.trace, self.timings)
+
+    def _with_version(self, documents: list[Selected]) -> list[Selected]:
+        """When the question names a version that no fed passage dates, the first fed
+        document's passage that does, after that document's passages: "When was Heron 1.0.0
+        released?" found the changelog by its 0.9.0 and 1.1.0 sections."""
+        from drrag_cli.generate.statements import named_version, release_dates
+
+        version = named_version(self.question) if documents else None
+        if version is None or any(release_dates(d.passage.text, version) for d in documents):
+            return documents
+        have = {d.passage.passage_id for d in documents}
+        for doc in dict.fromkeys(self.doc_of(d.passage.passage_id) for d in documents):
+            group = [i for i, d in enumerate(documents) if self.doc_of(d.passage.passage_id) == doc]
+            others = self.fetch([p for p in self.document([documents[group[0]].passage.passage_id]) if p not in have])
+            dated = next((p for p in others.values() if release_dates(p.text, version)), None)
+            if dated is not None:  # beside its document, found as that document was
+                at = group[-1] + 1
+                joined = replace(documents[at - 1], passage=dated, classifier_prob=None)
+                return [*documents[:at], joined, *documents[at:]]
+        return documents
