@@ -83,10 +83,35 @@ def _with_head(ctx: RunContext, group: list[Selected]) -> list[Selected]:
 
     if not group or not names_title(ctx.question, group[0].passage.title):
         return group
-    head = ctx.document([group[0].passage.passage_id])[0]
-    if any(d.passage.passage_id == head for d in group):
-        return group
-    return [*group, Selected(ctx.fetch([head])[head], "static", group[-1].score)]
+    ids = ctx.document([group[0].passage.passage_id])
+    have = {d.passage.passage_id for d in group}
+    add = [pid for pid in (ids[0], _section(ctx, group[0].passage.title, ids)) if pid is not None and pid not in have]
+    found = ctx.fetch(add)
+    return [*group, *(Selected(found[pid], "static", group[-1].score) for pid in dict.fromkeys(add))]
+
+
+_HEADING = re.compile(r"^#{1,6}\s+((?:[\w'’]+\s+)*?[\w'’]+)(?=\s+(?:[A-Z0-9*_`(\[-]|$))")
+
+
+def _section(ctx: RunContext, title: str, ids: list[int]) -> int | None:
+    """The one passage of a named note whose heading's every content word the question
+    says, besides the title's ("What does Tobias Lindqvist work on?" → "## What he works
+    on"; "Outside work" also needs "outside"). A passage's text keeps its heading's "##"
+    but not its line break: the heading ends where the paragraph's capital starts."""
+    from drrag_cli.generate.tables import _same_stem
+    from drrag_cli.select.bridges import STOP, WORD_RE
+
+    said = [w for w in WORD_RE.findall(ctx.question.lower()) if w not in STOP]
+    asked = [w for w in said if not any(_same_stem(w, t) or w == t for t in WORD_RE.findall(title.lower()))]
+    if not asked:
+        return None
+    hits = []
+    for pid, passage in ctx.fetch(ids).items():
+        heading = _HEADING.match(passage.text)
+        words = [w for w in WORD_RE.findall(heading.group(1).lower()) if w not in STOP] if heading else []
+        if words and all(any(w == a or _same_stem(w, a) for a in asked) for w in words):
+            hits.append(pid)
+    return hits[0] if len(hits) == 1 else None
 
 
 def _side_hops(

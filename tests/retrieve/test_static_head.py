@@ -35,3 +35,28 @@ def test_a_named_document_brings_its_head_after_its_found_passages() -> None:
     unnamed = _Context("What is the Porto office lead's Slack handle?")
     assert _with_head(unnamed, group) == group  # type: ignore[arg-type]
     assert _with_head(ctx, []) == []  # type: ignore[arg-type]
+
+
+class _Profile(_Context):
+    TEXTS = ("# Tobias Lindqvist | **Role** | Engineer |", "## Background Tobias was born in Uppsala.",
+             "## What he works on Ranking, indexing and evaluation.", "## Outside work Tobias skates on lakes.")
+
+    def __init__(self, question: str) -> None:
+        self.question = question
+        self.passages = {10 + i: Passage(source="tobias.md", title="Tobias Lindqvist", text=text, ordinal=i,
+                                         char_start=0, char_end=len(text), passage_id=10 + i)
+                         for i, text in enumerate(self.TEXTS)}  # fmt: skip
+
+    def document(self, group: list[int]) -> list[int]:
+        return [10, 11, 12, 13]
+
+
+def test_a_named_document_brings_the_section_whose_heading_the_question_says() -> None:
+    ctx = _Profile("What does Tobias Lindqvist work on?")
+    group = [Selected(ctx.passages[13], "static", 0.03), Selected(ctx.passages[11], "static", 0.02)]
+    out = _with_head(ctx, group)  # type: ignore[arg-type]
+    assert [d.passage.passage_id for d in out] == [13, 11, 10, 12]  # the head, then "What he works on"
+    outside = _with_head(_Profile("What does Tobias Lindqvist do outside work?"), group)  # type: ignore[arg-type]
+    assert [d.passage.passage_id for d in outside] == [13, 11, 10]  # two headings fit ("works on" too): neither
+    born = _with_head(_Profile("Where was Tobias Lindqvist born?"), group)  # type: ignore[arg-type]
+    assert [d.passage.passage_id for d in born] == [13, 11, 10]  # no heading says "born"
