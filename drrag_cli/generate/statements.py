@@ -32,15 +32,18 @@ _ASKED = re.compile(
     re.IGNORECASE,
 )
 # "Where did Tobias Lindqvist study?", "Where does Aiko Tanabe live?", "Where did Ruth Amsel
-# study history?", "What does Ana Ruiz run?": a verb in its plain form, perhaps its object
+# study history?", "When did Tobias move to Belgium?", "What does Ana Ruiz run?": a verb in
+# its plain form, perhaps its object (up to three words)
 _DID = re.compile(
     r"^\s*(?P<wh>where|when|what)\s+(?:did|does|do)\s+(?P<subject>[A-Z].*?)\s+(?P<verb>(?-i:[a-z]+))"
-    r"(?P<up>\s+up)?(?P<object>(?:\s+(?-i:[a-z]+)){0,2}?)\s*\??\s*$",
+    r"(?P<up>\s+up)?(?P<object>(?:\s+[\w'’-]+){0,3}?)\s*\??\s*$",
     re.IGNORECASE,
 )
 _NOT_READ = frozenset("do be have get say mean".split())  # "What does Ana Ruiz do?": no one value
 _IRREGULAR = {"grow": "grew", "go": "went", "teach": "taught", "meet": "met", "leave": "left", "begin": "began",
-              "become": "became", "win": "won", "build": "built", "find": "found", "write": "wrote", "sing": "sang"}
+              "become": "became", "win": "won", "build": "built", "find": "found", "write": "wrote", "sing": "sang",
+              "have": "had", "hold": "held", "make": "made", "sell": "sold"}
+_THIRD = {"have": "has"}
 # what a sentence may say instead ("Born and raised in Porto" for "Where did she grow up?")
 _SAID_ALSO = {"grow up": ("raised", "brought up")}
 _NAME = re.compile(r"[A-Z][\w'’-]*(?:\s+(?:(?:of|de|da|do|du|van|von|der|del|la|le|upon|on)\s+)*[A-Z][\w'’-]*)*")
@@ -78,12 +81,18 @@ def read_statement(question: str, docs: Sequence[tuple[str, str]]) -> Lookup | N
         if verb in _NOT_READ or (wh == "what" and thing):
             return None
         verb = _forms(verb, up)
-    if not subject[0].isupper():
+    if not subject[0].isupper() or not any(len(w) >= 3 and w[0].isupper() for w in _LETTERS.findall(subject)):
         return None  # "Where was the lead of X born?": a description, not a name
+    return _read(subject, asked_verb, verb, _stated(wh, verb, asked is not None, thing), docs)
+
+
+def _read(
+    subject: str, column: str, verb: str, stated: re.Pattern[str], docs: Sequence[tuple[str, str]]
+) -> Lookup | None:
+    """The one value (``stated``'s group 1) that the fed sentences about ``subject`` state: a
+    sentence holding a word of its name, or, in the document its title names, one holding a
+    pronoun or opening with the ``verb`` pattern; None when none does, or two differ."""
     names = {w.lower() for w in _LETTERS.findall(subject) if len(w) >= 3 and w[0].isupper()}
-    if not names:
-        return None
-    stated = _stated(wh, verb, asked is not None, thing)
     found: dict[str, Lookup] = {}
     for number, (title, text) in enumerate(docs):
         about = bool(names & _words(title))
@@ -96,8 +105,31 @@ def read_statement(question: str, docs: Sequence[tuple[str, str]]) -> Lookup | N
                 answer = match.group(1).strip()
                 if _words(answer) and _words(answer) <= names:
                     continue  # only the subject's own name again
-                found.setdefault(answer.lower(), Lookup(answer, subject, asked_verb, number, "text"))
+                found.setdefault(answer.lower(), Lookup(answer, subject, column, number, "text"))
     return next(iter(found.values())) if len(found) == 1 else None
+
+
+# "How many parameters does Saltmarsh have?": a counted noun, a subject, a plain verb
+_HOW_MANY = re.compile(
+    r"^\s*how\s+many\s+(?P<noun>(?-i:[a-z][\w-]*)(?:\s+(?-i:[a-z][\w-]*)){0,2}?)\s+(?:does|did|do)\s+"
+    r"(?P<subject>[A-Z].*?)\s+(?P<verb>(?-i:[a-z]+))\s*\??\s*$",
+    re.IGNORECASE,
+)
+_COUNT = r"\d[\d,.]*\d(?:\s+(?:million|billion|thousand))?|\d(?:\s+(?:million|billion|thousand))?"
+
+
+def read_count(question: str, docs: Sequence[tuple[str, str]]) -> Lookup | None:
+    """"How many parameters does Saltmarsh have?" over "Saltmarsh has 22 million parameters":
+    the number a fed sentence about the subject writes after the verb, before the counted
+    noun (two words may stand between: "has 12 onboard sensors"); None otherwise."""
+    asked = _HOW_MANY.match(question)
+    if asked is None or not asked.group("subject")[0].isupper():
+        return None
+    noun, verb = asked.group("noun").split()[-1].lower(), asked.group("verb").lower()
+    stem = re.escape(noun[: max(4, len(noun) - 2)])  # "parameters" → "paramete…", "sensor" → "sens…"
+    about = r"(?:(?:about|around|over|nearly|almost|some|roughly)\s+)?"
+    stated = re.compile(rf"\b(?i:{_forms(verb, '')})\s+{about}({_COUNT})\s+(?:[\w-]+\s+){{0,2}}?{stem}\w*\b")
+    return _read(asked.group("subject"), asked.group("noun"), _forms(verb, ""), stated, docs)
 
 
 def _stated(wh: str, verb: str, passive: bool, thing: str) -> re.Pattern[str]:
@@ -127,7 +159,9 @@ def _forms(verb: str, up: str) -> str:
     past = _IRREGULAR.get(verb) or (
         verb[:-1] + "ied" if consonant_y else verb + ("d" if verb.endswith("e") else "ed")
     )
-    third = verb[:-1] + "ies" if consonant_y else verb + ("es" if verb.endswith(("s", "sh", "ch", "o")) else "s")
+    third = _THIRD.get(verb) or (
+        verb[:-1] + "ies" if consonant_y else verb + ("es" if verb.endswith(("s", "sh", "ch", "o")) else "s")
+    )
     same = "".join(f"|{other}" for other in _SAID_ALSO.get(verb + up, ()))
     return rf"(?:(?:{past}|{third}){re.escape(up)}{same})"
 

@@ -105,3 +105,25 @@ def test_a_release_date_is_read_after_the_version_a_changelog_names() -> None:
     assert read_release("When was Plover 1.0.0 released?", [log]) is None  # the changelog is not Plover's
     assert read_release("When was Heron 2.0 released?", [log]) is None
     assert read_release("What changed in Heron 1.0.0?", [log]) is None
+
+
+def test_a_count_is_read_before_the_noun_it_counts() -> None:
+    from drrag_cli.generate.statements import read_count
+
+    saltmarsh = ("Saltmarsh: Compact Sentence Embeddings", "We describe Saltmarsh, a compact embedding model. "
+                 "Saltmarsh has 22 million parameters and produces 384-dimensional vectors.")
+    read = read_count("How many parameters does Saltmarsh have?", [saltmarsh])
+    assert read is not None and (read.answer, read.row, read.column) == ("22 million", "Saltmarsh", "parameters")
+    osprey = ("Project Osprey", "Osprey is a sailing drone. It carries 12 onboard sensors.")
+    assert read_count("How many sensors does Osprey carry?", [osprey]).answer == "12"  # type: ignore[union-attr]
+    assert read_count("How many sensors does the drone carry?", [osprey]) is None  # a description, not a name
+    assert read_count("How many dimensions does Saltmarsh have?", [saltmarsh]) is None  # not written so
+    tidepool = ("Tidepool", "Saltmarsh has 110 million parameters, says the Tidepool note.")
+    assert read_count("How many parameters does Saltmarsh have?", [saltmarsh, tidepool]) is None  # two values
+
+
+def test_an_object_may_be_a_name() -> None:
+    tobias = ("Tobias Lindqvist", "He moved to Belgium in 2018 when his partner took a research position.")
+    read = read_statement("When did Tobias Lindqvist move to Belgium?", [tobias])
+    assert read is not None and (read.answer, read.column) == ("2018", "move to Belgium")
+    assert read_statement("When did Tobias Lindqvist move to France?", [tobias]) is None
