@@ -32,7 +32,7 @@ from drrag_cli.generate.prompts import (
     place_answer,
     typed_options,
 )
-from drrag_cli.generate.statements import read_count, read_release, read_statement
+from drrag_cli.generate.statements import read_count, read_definition, read_release, read_statement
 from drrag_cli.generate.tables import Lookup, lookup
 from drrag_cli.types import Passage
 
@@ -292,11 +292,11 @@ def decided_comparison(question: str, options: Sequence[str], docs: list[tuple[s
 def read_in_code(question: str, docs: list[tuple[str, str]]) -> Lookup | None:
     """A table cell the question names (:func:`.tables.lookup`), else a value a fed sentence
     states after the question's verb (:func:`.statements.read_statement`) or before the noun
-    it counts (:func:`.statements.read_count`), else the date a changelog writes after the
-    version asked about (:func:`.statements.read_release`)."""
-    return lookup(question, docs) or read_statement(question, docs) or read_count(question, docs) or read_release(
-        question, docs
-    )
+    it counts (:func:`.statements.read_count`), the date a changelog writes after the
+    version asked about (:func:`.statements.read_release`), or what a sentence says the
+    asked name is (:func:`.statements.read_definition`)."""
+    readers = (lookup, read_statement, read_count, read_release, read_definition)
+    return next((found for read in readers if (found := read(question, docs)) is not None), None)
 
 
 def _ask_model(

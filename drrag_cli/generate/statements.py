@@ -213,3 +213,33 @@ def release_dates(text: str, version: str) -> list[tuple[str, str]]:
 
 def _zero_tail(version: str) -> str:
     return re.sub(r"(?:\.0)+$", "", version)
+
+
+_DEFINE = re.compile(r"^\s*(?i:what)\s+(?i:is|are|was|were)\s+(?P<subject>[A-Z][^?]*?)\s*\??\s*$")
+_KIND = r"(?i:a|an|the|our|their|one)\s+[^.,;:!?]+"  # "a compact sentence embedding model for …"
+
+
+def read_definition(question: str, docs: Sequence[tuple[str, str]]) -> Lookup | None:
+    """"What is Saltmarsh?": what a fed sentence says the name is ("Saltmarsh is the dense
+    retriever in our search product", "We describe Saltmarsh, a compact sentence embedding
+    model …", a glossary's "**Saltmarsh** : Our compact …"), first from the documents whose
+    title (before a colon) is the name, then in fed order; None when none says."""
+    from drrag_cli.index.links import core_title
+
+    asked = _DEFINE.match(question)
+    if asked is None:
+        return None
+    name = re.escape(asked.group("subject"))
+    said = re.compile(rf"(?<![\w-]){name}(?:\s+(?:is|are|was|were)\s+|,\s+|\*\*\s*:?\s*)({_KIND})")
+    order = sorted(range(len(docs)), key=lambda i: core_title(docs[i][0]).lower() != asked.group("subject").lower())
+    for number in order:
+        title, text = docs[number]
+        text = re.sub(rf"^\s*#+\s*{re.escape(title)}", "", text)  # its title is a unit of its own
+        for sentence in [title, *statement_units(linearise(text))]:
+            found = said.search(sentence)
+            if found:
+                value = found.group(1).strip()
+                if value.count("(") > value.count(")"):  # "the network storage box (96 TB raw, …": cut the aside
+                    value = value[: value.rindex("(")].strip()
+                return Lookup(value, asked.group("subject"), "is", number, "text")
+    return None

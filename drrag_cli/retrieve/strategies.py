@@ -81,13 +81,26 @@ def _with_head(ctx: RunContext, group: list[Selected]) -> list[Selected]:
     below its prose."""
     from drrag_cli.select.bridges import names_title
 
-    if not group or not names_title(ctx.question, group[0].passage.title):
+    if not group or not (names_title(ctx.question, group[0].passage.title) or _defines(ctx.question, group[0])):
         return group
     ids = ctx.document([group[0].passage.passage_id])
     have = {d.passage.passage_id for d in group}
     add = [pid for pid in (ids[0], _section(ctx, group[0].passage.title, ids)) if pid is not None and pid not in have]
     found = ctx.fetch(add)
     return [*group, *(Selected(found[pid], "static", group[-1].score) for pid in dict.fromkeys(add))]
+
+
+_WHAT_IS = re.compile(r"^\s*(?:what|who)\s+(?:is|are|was|were)\s+(.+?)\s*\??\s*$", re.IGNORECASE)
+
+
+def _defines(question: str, lead: Selected) -> bool:
+    """"What is Saltmarsh?" asks what the report titled "Saltmarsh: Compact Sentence
+    Embeddings …" is about: its title's part before the colon is the asked name."""
+    from drrag_cli.index.links import core_title
+    from drrag_cli.select.bridges import content
+
+    asked = _WHAT_IS.match(question)
+    return bool(asked) and content(asked.group(1)) == content(core_title(lead.passage.title)) != set()
 
 
 _HEADING = re.compile(r"^#{1,6}\s+((?:[\w'’]+\s+)*?[\w'’]+)(?=\s+(?:[A-Z0-9*_`(\[-]|$))")

@@ -127,3 +127,22 @@ def test_an_object_may_be_a_name() -> None:
     read = read_statement("When did Tobias Lindqvist move to Belgium?", [tobias])
     assert read is not None and (read.answer, read.column) == ("2018", "move to Belgium")
     assert read_statement("When did Tobias Lindqvist move to France?", [tobias]) is None
+
+
+def test_what_a_name_is_is_read_from_a_sentence_that_says_it() -> None:
+    from drrag_cli.generate.statements import read_definition
+
+    report = ("Saltmarsh: Compact Sentence Embeddings", "Abstract We describe Saltmarsh, a compact sentence "
+              "embedding model for document search in small organisations, that work in Dutch.")
+    glossary = ("Glossary", "**Saltmarsh** : Our compact sentence embedding model, used for dense retrieval.")
+    read = read_definition("What is Saltmarsh?", [glossary, report])
+    assert read is not None and (read.answer, read.row, read.document) == (
+        "a compact sentence embedding model for document search in small organisations", "Saltmarsh", 1)  # its own
+    assert read_definition("What is Saltmarsh?", [glossary]).answer == "Our compact sentence embedding model"  # type: ignore[union-attr]
+    design = ("Design: Tidepool, a second-stage reranker", "# Design: Tidepool, a second-stage reranker Status: ok.")
+    assert read_definition("What is Tidepool?", [design]).answer == "a second-stage reranker"  # type: ignore[union-attr]
+    weak = ("Saltmarsh: Compact Sentence Embeddings", "Saltmarsh is weak on queries of one or two words.")
+    assert read_definition("What is Saltmarsh?", [weak]) is None  # "is weak": not what it is
+    assert read_definition("What is the plan?", [report]) is None  # a description, not a name
+    kelp = ("Infrastructure", "Kelp is the network storage box in the Porto office (96 TB raw, RAID 6).")
+    assert read_definition("What is Kelp?", [kelp]).answer == "the network storage box in the Porto office"  # type: ignore[union-attr]
