@@ -78,16 +78,43 @@ def _with_head(ctx: RunContext, group: list[Selected]) -> list[Selected]:
     """A static document the question names by its whole title ("When did Inês Carvalho
     join?") also brings its first passage, after the ones the first stage found: a note's
     head holds its metadata table (Joined, Role, Slack), which the first stage can rank
-    below its prose."""
+    below its prose; so does one whose head states the question's description
+    (:func:`_described`). A named one also brings the section the question asks about
+    (:func:`_section`)."""
     from drrag_cli.select.bridges import names_title
 
-    if not group or not (names_title(ctx.question, group[0].passage.title) or _defines(ctx.question, group[0])):
+    if not group:
         return group
     ids = ctx.document([group[0].passage.passage_id])
     have = {d.passage.passage_id for d in group}
+    if not (names_title(ctx.question, group[0].passage.title) or _defines(ctx.question, group[0])):
+        head = None if ids[0] in have else ctx.fetch(ids[:1])[ids[0]]
+        described = head is not None and _described(ctx.question, head.text)
+        return [*group, Selected(head, "static", group[-1].score)] if head is not None and described else group
     add = [pid for pid in (ids[0], _section(ctx, group[0].passage.title, ids)) if pid is not None and pid not in have]
     found = ctx.fetch(add)
     return [*group, *(Selected(found[pid], "static", group[-1].score) for pid in dict.fromkeys(add))]
+
+
+_THE = re.compile(r"\bthe\s+((?:[a-z][\w-]*\s+){1,2}[a-z][\w-]*)", re.IGNORECASE)
+
+
+def _described(question: str, head: str) -> bool:
+    """A note's head passage states every content word of a description the question gives
+    after "the" (two or three words): "Where was the product designer born?" and Aiko
+    Tanabe's "| **Role** | Product designer |", when the first stage found only her prose;
+    fed, the answer stage asks the question about her (generate/decompose.py)."""
+    from drrag_cli.generate.description import content_words
+    from drrag_cli.ingest.units import units
+
+    said = [content_words(u) for u in units(head)]
+    for found in _THE.finditer(question):
+        words = found.group(1).split()
+        for n in (3, 2):
+            cues = content_words(" ".join(words[:n]))
+            if len(cues) >= 2 and any(cues <= unit for unit in said):
+                return True
+    return False
 
 
 _WHAT_IS = re.compile(r"^\s*(?:what|who)\s+(?:is|are|was|were)\s+(.+?)\s*\??\s*$", re.IGNORECASE)

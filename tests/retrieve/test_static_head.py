@@ -60,3 +60,17 @@ def test_a_named_document_brings_the_section_whose_heading_the_question_says() -
     assert [d.passage.passage_id for d in outside] == [13, 11, 10]  # two headings fit ("works on" too): neither
     born = _with_head(_Profile("Where was Tobias Lindqvist born?"), group)  # type: ignore[arg-type]
     assert [d.passage.passage_id for d in born] == [13, 11, 10]  # no heading says "born"
+
+
+def test_a_head_that_states_the_question_s_description_is_brought() -> None:
+    class _Aiko(_Profile):
+        TEXTS = ("# Aiko Tanabe | **Role** | Product designer |", "## Background Aiko was born in Sendai.")
+
+        def document(self, group: list[int]) -> list[int]:
+            return [10, 11]
+
+    ctx = _Aiko("Where was the product designer born?")
+    group = [Selected(ctx.passages[11], "static", 0.03)]
+    assert [d.passage.passage_id for d in _with_head(ctx, group)] == [11, 10]  # type: ignore[arg-type]
+    other = _Aiko("Where was the research scientist born?")
+    assert _with_head(other, group) == group  # type: ignore[arg-type]
