@@ -57,7 +57,8 @@ _BETWEEN = {"where": r"(?:in|at|near)\s+(?:the\s+(?=[A-Z]))?", "when": r"(?:(?:i
             "what": ""}
 # "What does Ana Ruiz run?" over "runs the plant nursery on Mill Lane": the words after the
 # verb, up to a preposition, a conjunction or punctuation
-_STOPS = r"(?:on|in|at|and|or|but|with|for|from|to|by|of|near)\b"
+_STOPS = (r"(?:on|in|at|and|or|but|with|for|from|to|by|of|near|there|here|then|before|after|while|when|where|until"
+          r"|since|because|which|who|that|as|so)\b")  # "studied electronics [there before moving …]"
 _THING = rf"(?:(?:the|a|an|his|her|their)\s+)?(?:(?!{_STOPS})[a-z][\w-]*\s?){{1,4}}"
 _LETTERS = re.compile(r"[^\W\d_]+")
 _PRONOUNS = frozenset("he she it they his her its their".split())
@@ -215,7 +216,8 @@ def _zero_tail(version: str) -> str:
     return re.sub(r"(?:\.0)+$", "", version)
 
 
-_DEFINE = re.compile(r"^\s*(?i:what)\s+(?i:is|are|was|were)\s+(?P<subject>[A-Z][^?]*?)\s*\??\s*$")
+_DEFINE = re.compile(r"^\s*(?P<wh>(?i:what|who))\s+(?i:is|are|was|were)\s+(?P<subject>[A-Z][^?]*?)\s*\??\s*$")
+_ROLE_KEYS = frozenset(("role", "title", "position", "job", "job title", "occupation"))
 _KIND = r"(?i:a|an|the|our|their|one)\s+[^.,;:!?]+"  # "a compact sentence embedding model for …"
 
 
@@ -223,12 +225,17 @@ def read_definition(question: str, docs: Sequence[tuple[str, str]]) -> Lookup | 
     """"What is Saltmarsh?": what a fed sentence says the name is ("Saltmarsh is the dense
     retriever in our search product", "We describe Saltmarsh, a compact sentence embedding
     model …", a glossary's "**Saltmarsh** : Our compact …"), first from the documents whose
-    title (before a colon) is the name, then in fed order; None when none says."""
+    title (before a colon) is the name, then in fed order; None when none says. "Who is
+    Maren Okafor?" reads her profile's Role row first."""
     from drrag_cli.index.links import core_title
 
     asked = _DEFINE.match(question)
     if asked is None:
         return None
+    if asked.group("wh").lower() == "who":  # "Who is Maren Okafor?": her profile's Role row
+        role = _role(asked.group("subject"), docs)
+        if role is not None:
+            return role
     name = re.escape(asked.group("subject"))
     said = re.compile(rf"(?<![\w-]){name}(?:\s+(?:is|are|was|were)\s+|,\s+|\*\*\s*:?\s*)({_KIND})")
     order = sorted(range(len(docs)), key=lambda i: core_title(docs[i][0]).lower() != asked.group("subject").lower())
@@ -242,4 +249,16 @@ def read_definition(question: str, docs: Sequence[tuple[str, str]]) -> Lookup | 
                 if value.count("(") > value.count(")"):  # "the network storage box (96 TB raw, …": cut the aside
                     value = value[: value.rindex("(")].strip()
                 return Lookup(value, asked.group("subject"), "is", number, "text")
+    return None
+
+
+def _role(name: str, docs: Sequence[tuple[str, str]]) -> Lookup | None:
+    """The Role (Title, Position, …) key of the fed document titled ``name``."""
+    from drrag_cli.generate.tables import key_values
+
+    for number, (title, text) in enumerate(docs):
+        if title.strip().lower() == name.strip().lower():
+            for key, value, kind in key_values(text):
+                if key.strip().lower() in _ROLE_KEYS and value.strip():
+                    return Lookup(value.strip(), title, key, number, kind)
     return None

@@ -146,3 +146,15 @@ def test_what_a_name_is_is_read_from_a_sentence_that_says_it() -> None:
     assert read_definition("What is the plan?", [report]) is None  # a description, not a name
     kelp = ("Infrastructure", "Kelp is the network storage box in the Porto office (96 TB raw, RAID 6).")
     assert read_definition("What is Kelp?", [kelp]).answer == "the network storage box in the Porto office"  # type: ignore[union-attr]
+
+
+def test_who_is_a_name_reads_its_profile_s_role() -> None:
+    from drrag_cli.generate.statements import read_definition
+
+    maren = ("Maren Okafor", "# Maren Okafor | | | |---|---| | **Role** | Co-founder, CEO and head of research | "
+             "| **Office** | Ghent |")
+    read = read_definition("Who is Maren Okafor?", [maren])
+    assert read is not None and (read.answer, read.column, read.source) == (
+        "Co-founder, CEO and head of research", "Role", "table")
+    priya = ("Priya Raman", "Priya was born in Coimbatore and studied electronics there before moving to Bengaluru.")
+    assert read_statement("What did Priya Raman study?", [priya]).answer == "electronics"  # type: ignore[union-attr]
