@@ -100,14 +100,17 @@ _THE = re.compile(r"\bthe\s+((?:[a-z][\w-]*\s+){1,2}[a-z][\w-]*)", re.IGNORECASE
 
 
 def _described(question: str, head: str) -> bool:
-    """A note's head passage states every content word of a description the question gives
-    after "the" (two or three words): "Where was the product designer born?" and Aiko
-    Tanabe's "| **Role** | Product designer |", when the first stage found only her prose;
-    fed, the answer stage asks the question about her (generate/decompose.py)."""
+    """A note's head passage has a key-value row (its metadata table or bold list) whose
+    value states every content word of a description the question gives after "the" (two
+    or three words): "Where was the product designer born?" and Aiko Tanabe's "| **Role** |
+    Product designer |", when the first stage found only her prose; fed, the answer stage
+    asks the question about her (generate/decompose.py). Prose does not count: the
+    Saltmarsh report's abstract says "embedding model", and fed beside its other passages
+    it pushed the infrastructure page out of QUESTIONS.md Q2's context."""
     from drrag_cli.generate.description import content_words
-    from drrag_cli.ingest.units import units
+    from drrag_cli.generate.tables import key_values
 
-    said = [content_words(u) for u in units(head)]
+    said = [content_words(value) for _key, value, _kind in key_values(head)]
     for found in _THE.finditer(question):
         words = found.group(1).split()
         for n in (3, 2):

@@ -64,7 +64,8 @@ def test_a_named_document_brings_the_section_whose_heading_the_question_says() -
 
 def test_a_head_that_states_the_question_s_description_is_brought() -> None:
     class _Aiko(_Profile):
-        TEXTS = ("# Aiko Tanabe | **Role** | Product designer |", "## Background Aiko was born in Sendai.")
+        TEXTS = ("# Aiko Tanabe | | | |---|---| | **Role** | Product designer |",
+                 "## Background Aiko was born in Sendai.")
 
         def document(self, group: list[int]) -> list[int]:
             return [10, 11]
@@ -74,3 +75,15 @@ def test_a_head_that_states_the_question_s_description_is_brought() -> None:
     assert [d.passage.passage_id for d in _with_head(ctx, group)] == [11, 10]  # type: ignore[arg-type]
     other = _Aiko("Where was the research scientist born?")
     assert _with_head(other, group) == group  # type: ignore[arg-type]
+
+
+def test_prose_in_the_head_is_no_description() -> None:
+    class _Report(_Profile):
+        TEXTS = ("Saltmarsh Abstract We describe Saltmarsh, a compact sentence embedding model.", "Training data.")
+
+        def document(self, group: list[int]) -> list[int]:
+            return [10, 11]
+
+    ctx = _Report("In which building is the GPU cluster that the Saltmarsh embedding model was trained on housed?")
+    group = [Selected(ctx.passages[11], "static", 0.03)]
+    assert _with_head(ctx, group) == group  # type: ignore[arg-type]
