@@ -139,7 +139,7 @@ def test_busy_llm_is_503_and_searches_go_on(client: httpx.Client, service: Servi
     generator: Any = service._generator
     timeout, generator.timeout = generator.timeout, 0.3
     try:
-        r = client.post("/ask", json={"question": "What is Project Heron?"})  # a birthplace is read in code
+        r = client.post("/ask", json={"question": "Why was Project Heron started?"})  # not read in code: needs the LLM
         assert r.status_code == 503 and "LLM is busy" in r.json()["error"] and r.headers["retry-after"] == "1"
         assert client.post("/search", json={"query": "Mara", "k": 1}).status_code == 200
     finally:

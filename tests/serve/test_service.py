@@ -79,10 +79,10 @@ def test_ask_answers_with_citations_and_streams(service: Service) -> None:
 def test_cancelled_generation_stops_and_frees_the_llm(service: Service) -> None:
     seen: list[str] = []
     with pytest.raises(Cancelled):  # a long answer, stopped when the client leaves after 3 tokens
-        service.ask("What is Project Heron?", on_token=seen.append, cancelled=lambda: len(seen) >= 3)
+        service.ask("Why was Project Heron started?", on_token=seen.append, cancelled=lambda: len(seen) >= 3)
     assert len(seen) == 3
     with pytest.raises(Cancelled):  # gone before its turn: no generation at all
-        service.ask("What is Project Heron?", on_token=seen.append, cancelled=lambda: True)
+        service.ask("Why was Project Heron started?", on_token=seen.append, cancelled=lambda: True)
     assert len(seen) == 3
     assert service.queue.waiting == 0
     assert service.ask("Where was Mara Quint born?")["answer"]  # the LLM is free again
@@ -94,7 +94,7 @@ def test_busy_llm_is_a_busy_error(service: Service) -> None:
     service._generator.timeout = 0.3  # type: ignore[union-attr]
     try:
         with pytest.raises(BusyError, match="LLM is busy"):
-            service.ask("What is Project Heron?")  # "Where was Mara Quint born?" is read in code, no LLM
+            service.ask("Why was Project Heron started?")  # needs the LLM: "What is …?" is read in code
         assert service.search("Mara", k=1)["results"]  # searches do not wait for the LLM
     finally:
         service._generator.timeout = timeout  # type: ignore[union-attr]
