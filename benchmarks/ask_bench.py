@@ -11,8 +11,9 @@ Questions are dev500[0:N] — never used to train the classifier (it trains on 2
 
     python benchmarks/ask_bench.py --sample [--rounds 3] [--set llm.threads=1 ...]
 
-The 12 sample_corpus/QUESTIONS.md questions through a warm `Service` (what `drrag serve`'s
-/ask and `drrag mcp`'s ask answer from), CFS k=4, one at a time, ``--rounds`` times. Per
+The 12 sample_corpus/QUESTIONS.md questions (or another set: ``--questions
+QUESTIONS-facts.md``) through a warm `Service` (what `drrag serve`'s /ask and `drrag
+mcp`'s ask answer from), CFS k=4, one at a time, ``--rounds`` times. Per
 question: stages, prompt tokens, tokens whose KV cells were reused from the previous
 call, llama.cpp's prompt-eval and generation time, and the answer (so a setting that
 changes answers shows it). The sample index is built into --out unless --index is given.
@@ -96,7 +97,8 @@ def sample(args: argparse.Namespace) -> dict[str, Any]:
 
     from drrag_cli.evaluate.metrics import accuracy
 
-    parsed = parse_questions(REPO / "sample_corpus" / "QUESTIONS.md")
+    named = Path(args.questions)
+    parsed = parse_questions(named if named.is_file() else REPO / "sample_corpus" / args.questions)
     questions = [q["question"] for q in parsed]
     index = args.index
     if index is None:
@@ -151,6 +153,8 @@ def main() -> None:
     parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="a setting, e.g. llm.threads=1")
     parser.add_argument("--out", type=Path, default=REPO / "benchmarks" / "out" / "ask_bench")
     parser.add_argument("--rows", action="store_true", help="--sample: print every question's row too")
+    parser.add_argument("--questions", default="QUESTIONS.md",
+                        help="--sample: a question file in sample_corpus/ (QUESTIONS-facts.md) or a path")
     args = parser.parse_args()
     out = sample(args) if args.sample else dev500(args)
     if args.sample and not args.rows:
