@@ -239,12 +239,12 @@ def _attribute(question: str, docs: Sequence[tuple[str, str]]) -> Lookup | None:
         asked = [w for w in said if w not in named]
         for key, value, kind in key_values(text):
             keys = [k for k in WORD_RE.findall(key.lower()) if k not in STOP]  # "Client contact": both asked
-            if 0 < len(keys) <= 3 and all(any(_same_stem(k, w) for w in asked) for k in keys):
+            if 0 < len(keys) <= 3 and all(any(same_stem(k, w) for w in asked) for k in keys):
                 found.setdefault(value.lower(), Lookup(value, title, key, number, kind))
     return next(iter(found.values())) if len(found) == 1 else None
 
 
-def _same_stem(a: str, b: str) -> bool:
+def same_stem(a: str, b: str) -> bool:
     """"joined" / "join", "languages" / "language", "role" / "roles": four letters at least,
     and all but the shorter word's last letter when it has five or more."""
     n = min(len(a), len(b))
@@ -284,4 +284,4 @@ def _said(said: set[str], row: list[str], skip: int) -> int:
     from drrag_cli.select.bridges import WORD_RE
 
     cells = {w for j, cell in enumerate(row) if j != skip for w in WORD_RE.findall(cell.lower())}
-    return sum(any(w == c or _same_stem(w, c) for c in cells) for w in said)
+    return sum(any(w == c or same_stem(w, c) for c in cells) for w in said)

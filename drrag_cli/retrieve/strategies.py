@@ -141,18 +141,18 @@ def _section(ctx: RunContext, title: str, ids: list[int]) -> int | None:
     says, besides the title's ("What does Tobias Lindqvist work on?" → "## What he works
     on"; "Outside work" also needs "outside"). A passage's text keeps its heading's "##"
     but not its line break: the heading ends where the paragraph's capital starts."""
-    from drrag_cli.generate.tables import _same_stem
+    from drrag_cli.generate.tables import same_stem
     from drrag_cli.select.bridges import STOP, WORD_RE
 
     said = [w for w in WORD_RE.findall(ctx.question.lower()) if w not in STOP]
-    asked = [w for w in said if not any(_same_stem(w, t) or w == t for t in WORD_RE.findall(title.lower()))]
+    asked = [w for w in said if not any(same_stem(w, t) or w == t for t in WORD_RE.findall(title.lower()))]
     if not asked:
         return None
     hits = []
     for pid, passage in ctx.fetch(ids).items():
         heading = _HEADING.match(passage.text)
         words = [w for w in WORD_RE.findall(heading.group(1).lower()) if w not in STOP] if heading else []
-        if words and all(any(w == a or _same_stem(w, a) for a in asked) for w in words):
+        if words and all(any(w == a or same_stem(w, a) for a in asked) for w in words):
             hits.append(pid)
     return hits[0] if len(hits) == 1 else None
 
