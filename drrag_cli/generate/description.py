@@ -95,8 +95,26 @@ def _innermost(words: list[str], lower: list[str], at: int, end: int, near: str 
         if (_RELATIVE | {"where", "when"}) & set(lower[at:j]):
             continue
         if _one_phrase(lower[j:end]) and _describes(" ".join(words[j:end]), near, about):
-            return j
+            return at if _acts(lower[at:j], near) else j
     return at
+
+
+# an agent noun and the verb forms a note says it with: "the leader of the flood team" is
+# who "the flood team is led by"
+_AGENT_VERBS = {
+    "leader": ("led", "leads", "lead"), "founder": ("founded", "founds"), "owner": ("owned", "owns"),
+    "author": ("wrote", "written", "writes"), "writer": ("wrote", "written", "writes"),
+    "director": ("directed", "directs"), "chair": ("chaired", "chairs"), "manager": ("managed", "manages"),
+    "coach": ("coached", "coaches"), "captain": ("captained", "captains"), "host": ("hosted", "hosts"),
+}  # fmt: skip
+
+
+def _acts(head: list[str], near: str) -> bool:
+    """The outer description's head ("the leader of ...") is an agent noun that the static
+    document states with its verb where it names the entity ("is led by [[Jonas Berg]]"):
+    the entity is the one the whole description describes, not the inner one's subject."""
+    said = set(WORD_RE.findall(near.lower()))
+    return any(said & set(_AGENT_VERBS.get(word, ())) for word in head)
 
 
 def _participle(word: str) -> bool:
@@ -156,16 +174,35 @@ def _done_by(
     if near is None or not title:
         return None
     for end in range(at + 2 + len(title), len(words)):
-        if [w.strip("\"'’") for w in lower[end - len(title) : end]] != title:
+        if [_POSSESSIVE.sub("", w.strip("\"'’")) for w in lower[end - len(title) : end]] != title:
             continue
         between = lower[at + 1 : end - len(title)]
         if len(between) > _DONE_BY_WORDS or not set(between) & (PREPOSITIONS | _RELATIVE):
             return None  # "did [the team have dinner during the offsite at which ... the Plover] ingestion service"
-        if words[end - 1][-1] in "'’" or lower[end] in ("'s", "’s"):
-            return None
+        if words[end - 1][-1] in "'’" or lower[end] in ("'s", "’s") or _POSSESSIVE.search(lower[end - 1]):
+            end = _possessed(words, end, near)  # "[the leader of the water board's flood team] sail"
+            if end is None:
+                return None
         if not _describes(" ".join(words[at:end]), near, about):
             return None
         return " ".join([*words[:at], entity, *words[end:]]) + "?"
+    return None
+
+
+_POSSESSIVE = re.compile(r"['’]s$")
+
+
+def _possessed(words: list[str], end: int, near: str) -> int | None:
+    """Where a description that runs on past the title's possessive ends: after the one or
+    two words it possesses, when the static document says them where it names the entity
+    ("Its flood team is led by [[Jonas Berg]]" for "the regional water board's [flood
+    team]"), with a verb phrase left after them; None otherwise (as "[the city where
+    Pacem in Terris]' author died" is: its document does not say "author" there)."""
+    start = end + 1 if words[end].lower() in ("'s", "’s") else end
+    said = content(near)
+    for stop in (start + 2, start + 1):
+        if stop < len(words) and content(" ".join(words[start:stop])) and content(" ".join(words[start:stop])) <= said:
+            return stop
     return None
 
 

@@ -308,6 +308,13 @@ def test_a_description_nested_after_a_preposition_is_the_one_replaced() -> None:
     assert bridge_question(relative, "Tobias Lindqvist", near + " the search prototype of the lab", about) == (
         "In which city is Tobias Lindqvist headquartered?"
     )
+    flood = "its flood team is led by [[jonas berg|jonas]], who joined from the coastal authority in 2015."
+    leader = "Where was the leader of the regional water board's flood team born?"  # "led by": the leader is him
+    assert bridge_question(leader, "Jonas Berg", flood, "Regional water board") == "Where was Jonas Berg born?"
+    sails = "What does the leader of the regional water board's flood team sail?"  # past the title's possessive
+    assert bridge_question(sails, "Jonas Berg", flood, "Regional water board") == "What does Jonas Berg sail?"
+    pacem = "In what year did the city where Pacem in Terris' author died get its name?"  # "author": not said
+    assert bridge_question(pacem, "Rome", "pacem in terris was written in rome", "Pacem in Terris") is None
 
 
 def test_the_bridge_context_keeps_a_third_hop_reached_through_the_bridge() -> None:
