@@ -32,7 +32,7 @@ from drrag_cli.generate.prompts import (
     place_answer,
     typed_options,
 )
-from drrag_cli.generate.statements import read_count, read_definition, read_release, read_statement
+from drrag_cli.generate.statements import read_count, read_definition, read_release, read_section, read_statement
 from drrag_cli.generate.tables import Lookup, lookup
 from drrag_cli.types import Passage
 
@@ -293,9 +293,10 @@ def read_in_code(question: str, docs: list[tuple[str, str]]) -> Lookup | None:
     """A table cell the question names (:func:`.tables.lookup`), else a value a fed sentence
     states after the question's verb (:func:`.statements.read_statement`) or before the noun
     it counts (:func:`.statements.read_count`), the date a changelog writes after the
-    version asked about (:func:`.statements.read_release`), or what a sentence says the
-    asked name is (:func:`.statements.read_definition`)."""
-    readers = (lookup, read_statement, read_count, read_release, read_definition)
+    version asked about (:func:`.statements.read_release`), what a sentence says the asked
+    name is (:func:`.statements.read_definition`), or the first sentence of the named
+    note's section whose heading the question says (:func:`.statements.read_section`)."""
+    readers = (lookup, read_statement, read_count, read_release, read_definition, read_section)
     return next((found for read in readers if (found := read(question, docs)) is not None), None)
 
 

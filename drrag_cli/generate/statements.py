@@ -262,3 +262,56 @@ def _role(name: str, docs: Sequence[tuple[str, str]]) -> Lookup | None:
                 if key.strip().lower() in _ROLE_KEYS and value.strip():
                     return Lookup(value.strip(), title, key, number, kind)
     return None
+
+
+# a passage's heading: its text keeps the "##" but not the line break after the heading, so
+# the heading ends where the paragraph's capital (or a list, table or emphasis) starts
+_HEADING = re.compile(r"^#{1,6}\s+((?:[\w'’]+\s+)*?[\w'’]+)(?=\s+(?:[A-Z0-9*_`(\[|-]|$))")
+
+
+def section_heading(text: str) -> tuple[str, str] | None:
+    """(heading, the text under it) of a passage that opens with a Markdown heading."""
+    found = _HEADING.match(text)
+    return (found.group(1), text[found.end() :].strip()) if found else None
+
+
+def heading_fit(question: str, title: str, heading: str) -> int:
+    """How many content words ``heading`` has when the question says every one of them
+    (by stem) besides the words of the note's ``title``; 0 when it leaves one unsaid:
+    "What does Tobias Lindqvist work on?" fits "What he works on" (1), not "Outside work"."""
+    from drrag_cli.generate.tables import same_stem
+    from drrag_cli.select.bridges import STOP, WORD_RE
+
+    named = WORD_RE.findall(title.lower())
+    asked = [w for w in WORD_RE.findall(question.lower()) if w not in STOP]
+    asked = [w for w in asked if not any(w == t or same_stem(w, t) for t in named)]
+    words = [w for w in WORD_RE.findall(heading.lower()) if w not in STOP]
+    fits = bool(words) and all(any(w == a or same_stem(w, a) for a in asked) for w in words)
+    return len(words) if fits else 0
+
+
+def read_section(question: str, docs: Sequence[tuple[str, str]]) -> Lookup | None:
+    """"What does Tobias Lindqvist work on?" over his note's "## What he works on Ranking,
+    indexing, query parsing and evaluation harnesses. …": the first sentence (or the list)
+    under the one heading of a note the question names by its whole title that fits the
+    question best (:func:`heading_fit`); None when no heading fits, or two fit as well."""
+    from drrag_cli.select.bridges import names_title
+
+    scored = []
+    for number, (title, text) in enumerate(docs):
+        section = section_heading(text) if names_title(question, title) else None
+        if section is not None and section[1] and (fit := heading_fit(question, title, section[0])):
+            scored.append((fit, number, title, section))
+    best = max((fit for fit, *_ in scored), default=0)
+    top = [entry for entry in scored if entry[0] == best]
+    if len(top) != 1:
+        return None
+    _, number, title, (heading, body) = top[0]
+    if body[:2] in ("- ", "* "):  # a list: its items ("Ask me about - inverted indexes … - Swedish fika etiquette")
+        items = [item.strip() for item in re.split(r"(?:^|\s)[-*]\s+", body) if item.strip()]
+        return Lookup("; ".join(items[:_LIST_ITEMS]), title, heading, number, "list")
+    first = statement_units(linearise(body))
+    return Lookup(first[0].strip(), title, heading, number, "text") if first else None
+
+
+_LIST_ITEMS = 6  # a section's list read as the answer: its first items

@@ -133,28 +133,21 @@ def _defines(question: str, lead: Selected) -> bool:
     return bool(asked) and content(asked.group(1)) == content(core_title(lead.passage.title)) != set()
 
 
-_HEADING = re.compile(r"^#{1,6}\s+((?:[\w'’]+\s+)*?[\w'’]+)(?=\s+(?:[A-Z0-9*_`(\[-]|$))")
-
-
 def _section(ctx: RunContext, title: str, ids: list[int]) -> int | None:
-    """The one passage of a named note whose heading's every content word the question
-    says, besides the title's ("What does Tobias Lindqvist work on?" → "## What he works
-    on"; "Outside work" also needs "outside"). A passage's text keeps its heading's "##"
-    but not its line break: the heading ends where the paragraph's capital starts."""
-    from drrag_cli.generate.tables import same_stem
-    from drrag_cli.select.bridges import STOP, WORD_RE
+    """The passage of a named note whose heading fits the question best, when one does
+    (:func:`~drrag_cli.generate.statements.heading_fit`): "What does Tobias Lindqvist work
+    on?" → "## What he works on"; "... do outside work?" → "## Outside work" (two words
+    fit, against one)."""
+    from drrag_cli.generate.statements import heading_fit, section_heading
 
-    said = [w for w in WORD_RE.findall(ctx.question.lower()) if w not in STOP]
-    asked = [w for w in said if not any(same_stem(w, t) or w == t for t in WORD_RE.findall(title.lower()))]
-    if not asked:
-        return None
-    hits = []
+    scored = []
     for pid, passage in ctx.fetch(ids).items():
-        heading = _HEADING.match(passage.text)
-        words = [w for w in WORD_RE.findall(heading.group(1).lower()) if w not in STOP] if heading else []
-        if words and all(any(w == a or same_stem(w, a) for a in asked) for w in words):
-            hits.append(pid)
-    return hits[0] if len(hits) == 1 else None
+        section = section_heading(passage.text)
+        if section is not None and (fit := heading_fit(ctx.question, title, section[0])):
+            scored.append((fit, pid))
+    best = max((fit for fit, _ in scored), default=0)
+    top = [pid for fit, pid in scored if fit == best]
+    return top[0] if len(top) == 1 else None
 
 
 def _side_hops(

@@ -158,3 +158,23 @@ def test_who_is_a_name_reads_its_profile_s_role() -> None:
         "Co-founder, CEO and head of research", "Role", "table")
     priya = ("Priya Raman", "Priya was born in Coimbatore and studied electronics there before moving to Bengaluru.")
     assert read_statement("What did Priya Raman study?", [priya]).answer == "electronics"  # type: ignore[union-attr]
+
+
+def test_the_section_whose_heading_the_question_says_is_read() -> None:
+    from drrag_cli.generate.statements import read_section
+
+    works = ("Tobias Lindqvist", "## What he works on Ranking, indexing, query parsing and evaluation harnesses. "
+             "He reviews most changes.")
+    outside = ("Tobias Lindqvist", "## Outside work Tobias is a keen long-distance skater. He bakes buns.")
+    ask = ("Tobias Lindqvist", "## Ask me about - inverted indexes, BM25 and hybrid ranking - Swedish fika etiquette")
+    docs = [works, outside, ask]
+    read = read_section("What does Tobias Lindqvist work on?", docs)
+    assert read is not None and (read.answer, read.column) == (
+        "Ranking, indexing, query parsing and evaluation harnesses.", "What he works on")
+    outdoors = read_section("What does Tobias Lindqvist do outside work?", docs)  # two words fit, against one
+    assert outdoors is not None and outdoors.answer == "Tobias is a keen long-distance skater."
+    listed = read_section("What can I ask Tobias Lindqvist about?", docs)
+    assert listed is not None and (listed.answer, listed.source) == (
+        "inverted indexes, BM25 and hybrid ranking; Swedish fika etiquette", "list")
+    assert read_section("Where was Tobias Lindqvist born?", docs) is None  # no heading says "born"
+    assert read_section("What does the search lead work on?", docs) is None  # the note is not named

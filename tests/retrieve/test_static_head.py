@@ -57,7 +57,7 @@ def test_a_named_document_brings_the_section_whose_heading_the_question_says() -
     out = _with_head(ctx, group)  # type: ignore[arg-type]
     assert [d.passage.passage_id for d in out] == [13, 11, 10, 12]  # the head, then "What he works on"
     outside = _with_head(_Profile("What does Tobias Lindqvist do outside work?"), group)  # type: ignore[arg-type]
-    assert [d.passage.passage_id for d in outside] == [13, 11, 10]  # two headings fit ("works on" too): neither
+    assert [d.passage.passage_id for d in outside] == [13, 11, 10]  # "Outside work" fits best (two words): fed already
     born = _with_head(_Profile("Where was Tobias Lindqvist born?"), group)  # type: ignore[arg-type]
     assert [d.passage.passage_id for d in born] == [13, 11, 10]  # no heading says "born"
 
