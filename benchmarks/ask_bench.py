@@ -93,12 +93,11 @@ def sample(args: argparse.Namespace) -> dict[str, Any]:
     from drrag_cli.serve.service import Service
 
     sys.path.insert(0, str(REPO / "benchmarks"))
-    from sample_questions import parse_questions
+    from sample_questions import parse_questions, questions_file
 
     from drrag_cli.evaluate.metrics import accuracy
 
-    named = Path(args.questions)
-    parsed = parse_questions(named if named.is_file() else REPO / "sample_corpus" / args.questions)
+    parsed = parse_questions(questions_file(args.questions, REPO / "sample_corpus"))
     questions = [q["question"] for q in parsed]
     index = args.index
     if index is None:

@@ -41,6 +41,14 @@ def parse_questions(path: Path) -> list[dict]:
     return out
 
 
+def questions_file(name: str, corpus: Path) -> Path:
+    """``name`` in the ``corpus`` folder, else as a path; one line and exit 1 when neither is a file."""
+    found = next((p for p in (corpus / name, Path(name)) if p.is_file()), None)
+    if found is None:
+        sys.exit(f"{Path(sys.argv[0]).name}: no questions file {name} in {corpus} or as a path")
+    return found
+
+
 def main() -> None:
     from drrag_cli.evaluate.metrics import accuracy, exact_match
 
@@ -55,9 +63,7 @@ def main() -> None:
     parser.add_argument("-c", "--config", type=Path, default=None, help="a drrag config file for every ask")
     args = parser.parse_args()
     corpus = args.corpus.resolve()
-    questions = next((p for p in (corpus / args.questions, Path(args.questions)) if p.is_file()), None)
-    if questions is None:  # a name in the corpus folder, or a path
-        sys.exit(f"sample_questions.py: no questions file {args.questions} in {corpus} or as a path")
+    questions = questions_file(args.questions, corpus)
     args.out.mkdir(parents=True, exist_ok=True)
     ix = args.out / "ix"
     drrag = [sys.executable, "-P", "-m", "drrag_cli.cli.main"]
