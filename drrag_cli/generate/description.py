@@ -201,7 +201,8 @@ def _possessed(words: list[str], end: int, near: str) -> int | None:
     start = end + 1 if words[end].lower() in ("'s", "’s") else end
     said = content(near)
     for stop in (start + 2, start + 1):
-        if stop < len(words) and content(" ".join(words[start:stop])) and content(" ".join(words[start:stop])) <= said:
+        possessed = content(" ".join(words[start:stop]))
+        if stop < len(words) and possessed and possessed <= said:
             return stop
     return None
 

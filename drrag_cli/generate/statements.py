@@ -17,7 +17,8 @@ Pure text work: no model, no index.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from typing import TypeVar
 
 from drrag_cli.generate.compare import MONTHS
 from drrag_cli.generate.tables import Lookup, linearise
@@ -129,8 +130,9 @@ def read_count(question: str, docs: Sequence[tuple[str, str]]) -> Lookup | None:
     noun, verb = asked.group("noun").split()[-1].lower(), asked.group("verb").lower()
     stem = re.escape(noun[: max(4, len(noun) - 2)])  # "parameters" → "paramete…", "sensor" → "sens…"
     about = r"(?:(?:about|around|over|nearly|almost|some|roughly)\s+)?"
-    stated = re.compile(rf"\b(?i:{_forms(verb, '')})\s+{about}({_COUNT})\s+(?:[\w-]+\s+){{0,2}}?{stem}\w*\b")
-    return _read(asked.group("subject"), asked.group("noun"), _forms(verb, ""), stated, docs)
+    forms = _forms(verb, "")
+    stated = re.compile(rf"\b(?i:{forms})\s+{about}({_COUNT})\s+(?:[\w-]+\s+){{0,2}}?{stem}\w*\b")
+    return _read(asked.group("subject"), asked.group("noun"), forms, stated, docs)
 
 
 def _stated(wh: str, verb: str, passive: bool, thing: str) -> re.Pattern[str]:
@@ -264,6 +266,8 @@ def _role(name: str, docs: Sequence[tuple[str, str]]) -> Lookup | None:
     return None
 
 
+T = TypeVar("T")
+
 # a passage's heading: its text keeps the "##" but not the line break after the heading, so
 # the heading ends where the paragraph's capital (or a list, table or emphasis) starts
 _HEADING = re.compile(r"^#{1,6}\s+((?:[\w'’]+\s+)*?[\w'’]+)(?=\s+(?:[A-Z0-9*_`(\[|-]|$))")
@@ -279,15 +283,30 @@ def heading_fit(question: str, title: str, heading: str) -> int:
     """How many content words ``heading`` has when the question says every one of them
     (by stem) besides the words of the note's ``title``; 0 when it leaves one unsaid:
     "What does Tobias Lindqvist work on?" fits "What he works on" (1), not "Outside work"."""
-    from drrag_cli.generate.tables import same_stem
+    from drrag_cli.generate.tables import same_word
     from drrag_cli.select.bridges import STOP, WORD_RE
 
     named = WORD_RE.findall(title.lower())
     asked = [w for w in WORD_RE.findall(question.lower()) if w not in STOP]
-    asked = [w for w in asked if not any(w == t or same_stem(w, t) for t in named)]
+    asked = [w for w in asked if not any(same_word(w, t) for t in named)]
     words = [w for w in WORD_RE.findall(heading.lower()) if w not in STOP]
-    fits = bool(words) and all(any(w == a or same_stem(w, a) for a in asked) for w in words)
+    fits = bool(words) and all(any(same_word(w, a) for a in asked) for w in words)
     return len(words) if fits else 0
+
+
+def fitting_section(question: str, passages: Iterable[tuple[T, str, str]]) -> tuple[T, str, str] | None:
+    """Of ``passages`` (key, note title, text), the one whose heading fits the question best
+    (:func:`heading_fit`), as (key, heading, the text under it); None when no heading fits,
+    or two fit as well. The answer stage reads it (:func:`read_section`); retrieval feeds
+    it (``retrieve.strategies._section``)."""
+    scored = []
+    for key, title, text in passages:
+        section = section_heading(text)
+        if section is not None and (fit := heading_fit(question, title, section[0])):
+            scored.append((fit, key, section))
+    best = max((fit for fit, *_ in scored), default=0)
+    top = [(key, *section) for fit, key, section in scored if fit == best]
+    return top[0] if len(top) == 1 else None
 
 
 def read_section(question: str, docs: Sequence[tuple[str, str]]) -> Lookup | None:
@@ -297,21 +316,25 @@ def read_section(question: str, docs: Sequence[tuple[str, str]]) -> Lookup | Non
     question best (:func:`heading_fit`); None when no heading fits, or two fit as well."""
     from drrag_cli.select.bridges import names_title
 
-    scored = []
-    for number, (title, text) in enumerate(docs):
-        section = section_heading(text) if names_title(question, title) else None
-        if section is not None and section[1] and (fit := heading_fit(question, title, section[0])):
-            scored.append((fit, number, title, section))
-    best = max((fit for fit, *_ in scored), default=0)
-    top = [entry for entry in scored if entry[0] == best]
-    if len(top) != 1:
+    found = fitting_section(question, [
+        (number, title, text) for number, (title, text) in enumerate(docs)
+        if names_title(question, title) and _under_heading(text)
+    ])  # fmt: skip
+    if found is None:
         return None
-    _, number, title, (heading, body) = top[0]
+    number, heading, body = found
+    title = docs[number][0]
     if body[:2] in ("- ", "* "):  # a list: its items ("Ask me about - inverted indexes … - Swedish fika etiquette")
         items = [item.strip() for item in re.split(r"(?:^|\s)[-*]\s+", body) if item.strip()]
         return Lookup("; ".join(items[:_LIST_ITEMS]), title, heading, number, "list")
     first = statement_units(linearise(body))
     return Lookup(first[0].strip(), title, heading, number, "text") if first else None
+
+
+def _under_heading(text: str) -> bool:
+    """The passage opens with a heading and has text under it (a bare heading has nothing to read)."""
+    section = section_heading(text)
+    return section is not None and bool(section[1])
 
 
 _LIST_ITEMS = 6  # a section's list read as the answer: its first items

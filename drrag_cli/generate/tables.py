@@ -252,6 +252,11 @@ def same_stem(a: str, b: str) -> bool:
     return n >= 4 and a[:n] == b[:n]
 
 
+def same_word(a: str, b: str) -> bool:
+    """The same word, or two words of one stem (:func:`same_stem`): "on" / "on", "works" / "work"."""
+    return a == b or same_stem(a, b)
+
+
 _DATE_HEADERS = frozenset(("when", "date", "year", "day", "month"))
 
 
@@ -284,4 +289,4 @@ def _said(said: set[str], row: list[str], skip: int) -> int:
     from drrag_cli.select.bridges import WORD_RE
 
     cells = {w for j, cell in enumerate(row) if j != skip for w in WORD_RE.findall(cell.lower())}
-    return sum(any(w == c or same_stem(w, c) for c in cells) for w in said)
+    return sum(any(same_word(w, c) for c in cells) for w in said)

@@ -85,9 +85,12 @@ def _with_head(ctx: RunContext, group: list[Selected]) -> list[Selected]:
 
     if not group:
         return group
+    named = names_title(ctx.question, group[0].passage.title) or _defines(ctx.question, group[0])
+    if not named and (any(d.passage.ordinal == 0 for d in group) or not _THE.search(ctx.question)):
+        return group  # its head is fed already, or the question gives no description: no siblings read
     ids = ctx.document([group[0].passage.passage_id])
     have = {d.passage.passage_id for d in group}
-    if not (names_title(ctx.question, group[0].passage.title) or _defines(ctx.question, group[0])):
+    if not named:
         head = None if ids[0] in have else ctx.fetch(ids[:1])[ids[0]]
         described = head is not None and _described(ctx.question, head.text)
         return [*group, Selected(head, "static", group[-1].score)] if head is not None and described else group
@@ -138,16 +141,10 @@ def _section(ctx: RunContext, title: str, ids: list[int]) -> int | None:
     (:func:`~drrag_cli.generate.statements.heading_fit`): "What does Tobias Lindqvist work
     on?" → "## What he works on"; "... do outside work?" → "## Outside work" (two words
     fit, against one)."""
-    from drrag_cli.generate.statements import heading_fit, section_heading
+    from drrag_cli.generate.statements import fitting_section
 
-    scored = []
-    for pid, passage in ctx.fetch(ids).items():
-        section = section_heading(passage.text)
-        if section is not None and (fit := heading_fit(ctx.question, title, section[0])):
-            scored.append((fit, pid))
-    best = max((fit for fit, _ in scored), default=0)
-    top = [pid for fit, pid in scored if fit == best]
-    return top[0] if len(top) == 1 else None
+    found = fitting_section(ctx.question, ((pid, title, p.text) for pid, p in ctx.fetch(ids).items()))
+    return found[0] if found is not None else None
 
 
 def _side_hops(
