@@ -57,6 +57,14 @@ def make_pdf(path: Path, pages: list[list[str]], title: str | None = None) -> No
     path.write_bytes(bytes(out))
 
 
+def write_notes(root: Path, notes: dict[str, str]) -> Path:
+    """``notes`` (file name → text) written under ``root``, which is returned."""
+    root.mkdir(parents=True, exist_ok=True)
+    for name, text in notes.items():
+        (root / name).write_text(text, encoding="utf-8")
+    return root
+
+
 def write_corpus(root: Path) -> Path:
     """Six formats, with a two-hop fact: Heron's lead (doc A) was born in Tromsø (doc B)."""
     (root / "notes").mkdir(parents=True, exist_ok=True)

@@ -10,6 +10,7 @@ import pytest
 
 from drrag_cli.generate.compare import compare, dates, numbers, statements
 from drrag_cli.generate.prompts import answer_options
+from tests.conftest import write_notes
 
 
 def decide(question: str, docs: list[tuple[str, str]]) -> str | None:
@@ -81,10 +82,7 @@ DOCS = {
 
 
 def test_ask_decides_a_comparison_without_a_model_call(cli, tmp_path: Path) -> None:  # noqa: ANN001
-    for name, text in DOCS.items():
-        (tmp_path / "c" / name).parent.mkdir(exist_ok=True)
-        (tmp_path / "c" / name).write_text(text, encoding="utf-8")
-    assert cli("index", str(tmp_path / "c"))[0] == 0
+    assert cli("index", str(write_notes(tmp_path / "c", DOCS)))[0] == 0
     code, out, err = cli("ask", "Which had its first field test earlier, Osprey or Petrel?", "--json")
     doc = json.loads(out)
     assert code == 0, err

@@ -11,6 +11,7 @@ import pytest
 
 from drrag_cli.generate.origin import nationality, same_origin
 from drrag_cli.generate.prompts import answer_options
+from tests.conftest import write_notes
 
 DERRICKSON = ("Scott Derrickson", "Scott Derrickson (born July 16, 1966) is an American director, screenwriter and "
               "producer. He lives in Los Angeles.")
@@ -71,10 +72,7 @@ def test_ask_decides_a_nationality_question_without_a_model_call(cli, tmp_path: 
         "joost.md": "# Joost Brand\n\nJoost Brand is a Belgian engineer. He builds weather balloons in Ghent.\n",
         "soup.md": "# Lentil soup\n\nSimmer red lentils with cumin for twenty minutes.\n",
     }
-    for name, text in notes.items():
-        (tmp_path / "c").mkdir(exist_ok=True)
-        (tmp_path / "c" / name).write_text(text, encoding="utf-8")
-    assert cli("index", str(tmp_path / "c"))[0] == 0
+    assert cli("index", str(write_notes(tmp_path / "c", notes)))[0] == 0
     code, out, err = cli("ask", "Are Mara Quint and Joost Brand of the same nationality?", "--json")
     doc = json.loads(out)
     assert code == 0, err
