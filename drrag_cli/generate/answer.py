@@ -18,7 +18,7 @@ from drrag_cli.errors import ModelError
 from drrag_cli.generate.compare import Comparison, compare
 from drrag_cli.generate.evidence import Evidence, beside_question, evidence
 from drrag_cli.generate.guard import Suspicion, defuse, suspicions
-from drrag_cli.generate.origin import same_origin
+from drrag_cli.generate.origin import asked_origin, read_origin, same_origin
 from drrag_cli.generate.prompts import (
     DEFAULT_STYLE,
     FALLBACK_ANSWER,
@@ -285,8 +285,9 @@ def generate_answer(
 
 def decided_comparison(question: str, options: Sequence[str], docs: list[tuple[str, str]]) -> Comparison | None:
     """Two stated values compared (:func:`.compare.compare`), or two named sides'
-    nationalities for a yes/no question (:func:`.origin.same_origin`)."""
-    return compare(question, options, docs) or same_origin(question, options, docs)
+    nationalities for a yes/no question (:func:`.origin.same_origin`) or a "what nationality"
+    one (:func:`.origin.asked_origin`)."""
+    return compare(question, options, docs) or same_origin(question, options, docs) or asked_origin(question, docs)
 
 
 def read_in_code(question: str, docs: list[tuple[str, str]]) -> Lookup | None:
@@ -295,8 +296,9 @@ def read_in_code(question: str, docs: list[tuple[str, str]]) -> Lookup | None:
     it counts (:func:`.statements.read_count`), the date a changelog writes after the
     version asked about (:func:`.statements.read_release`), what a sentence says the asked
     name is (:func:`.statements.read_definition`), or the first sentence of the named
-    note's section whose heading the question says (:func:`.statements.read_section`)."""
-    readers = (lookup, read_statement, read_count, read_release, read_definition, read_section)
+    note's section whose heading the question says (:func:`.statements.read_section`), or
+    the one named document's nationality (:func:`.origin.read_origin`)."""
+    readers = (lookup, read_statement, read_count, read_release, read_definition, read_section, read_origin)
     return next((found for read in readers if (found := read(question, docs)) is not None), None)
 
 

@@ -12,6 +12,9 @@ its document's opening sentence (an "X-born" skipped, brackets dropped). Only wh
 question names exactly two such documents, asks "same nationality / country" or "both …
 <nationality>" / "from <country>", and both nationalities are read does this decide;
 otherwise :func:`same_origin` returns None and the model answers as before.
+
+"What nationality were Alfred Gell and Edmund Leach?" is read the same way
+(:func:`asked_origin`, both sides' demonym; :func:`read_origin` for one named side).
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ import re
 from collections.abc import Sequence
 
 from drrag_cli.generate.compare import Comparison
+from drrag_cli.generate.tables import Lookup
 
 # country -> the forms that name it (demonyms first); the first form is shown
 NATIONS = {
@@ -53,6 +57,7 @@ _COUNTRY = {form: country for country, forms in NATIONS.items() for form in form
 _FORMS = "|".join(sorted(map(re.escape, _COUNTRY), key=len, reverse=True))  # "South Korean" before "Korean"
 _NATION = re.compile(rf"(?<![\w.])({_FORMS})(?![\w-])")  # not "French-born"
 _YES_NO = re.compile(r"^\s*(?:are|were|is|was|do|does|did|have|has|had)\s+", re.IGNORECASE)
+_WHAT = re.compile(r"^\s*what\s+nationality\s+(?:is|was|are|were)\s", re.IGNORECASE)
 _SAME = re.compile(r"\bsame\s+(?:nationality|country)\b", re.IGNORECASE)
 _EITHER = re.compile(r"\bboth\b|\bfrom\b", re.IGNORECASE)
 _BRACKETS = re.compile(r"\([^)]*\)")
@@ -107,3 +112,42 @@ def same_origin(question: str, options: Sequence[str], docs: Sequence[tuple[str,
         return None
     (want,) = wanted
     return Comparison("yes" if countries == [want, want] else "no", "origin", values)
+
+
+def demonym(country: str) -> str:
+    """How an answer names a country's people: its first form ("United States" → American)."""
+    return NATIONS[country].split("|")[0]
+
+
+def _asked_sides(question: str, docs: Sequence[tuple[str, str]]) -> list[tuple[int, str, tuple[str, str]]] | None:
+    """(document number, title, nationality) of each named side of a "What nationality
+    is / were …?" question; None when it is not one, or a side's nationality is not read."""
+    if not _WHAT.match(question):
+        return None
+    out = []
+    for title, text in _sides(question, docs):
+        read = nationality(text)
+        if read is None:
+            return None
+        out.append((next(i for i, doc in enumerate(docs) if doc[0] == title), title, read))
+    return out
+
+
+def asked_origin(question: str, docs: Sequence[tuple[str, str]]) -> Comparison | None:
+    """"What nationality were Alfred Gell and Edmund Leach?" over two fed documents the
+    question names by title: their demonym when they share it ("British"), else both."""
+    sides = _asked_sides(question, docs)
+    if sides is None or len(sides) != 2:
+        return None
+    countries = list(dict.fromkeys(country for _, _, (country, _) in sides))
+    answer = " and ".join(demonym(country) for country in countries)
+    return Comparison(answer, "origin", ((sides[0][1], sides[0][2][1]), (sides[1][1], sides[1][2][1])))
+
+
+def read_origin(question: str, docs: Sequence[tuple[str, str]]) -> Lookup | None:
+    """"What nationality was Edmund Leach?" over the one fed document the question names."""
+    sides = _asked_sides(question, docs)
+    if sides is None or len(sides) != 1:
+        return None
+    ((number, title, (country, _)),) = sides
+    return Lookup(demonym(country), title, "nationality", number, "text")

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from typing import TypeVar
 
 from drrag_cli.generate.compare import MONTHS
@@ -26,10 +27,14 @@ from drrag_cli.ingest.units import statement_units
 
 # "Where was Inês Carvalho born?", "When was Halyard Labs founded?", "Who was Jaws directed
 # by?": the kind of value asked for, the subject (a name) and the verb (a past participle).
+# "What year was Boss Bailey drafted?" and "In which year was …" ask "when" for a year; any
+# regular past participle is read when it asks "when" ("drafted", "elected", "signed")
 _ASKED = re.compile(
-    r"^\s*(?P<wh>where|when|who|whom|by\s+whom)\s+(?:was|were|is|are)\s+(?P<subject>[A-Z].*?)\s+"
+    r"^\s*(?P<wh>where|when|who|whom|by\s+whom|(?:in\s+)?(?:what|which)\s+year)\s+(?:was|were|is|are)\s+"
+    r"(?P<subject>[A-Z].*?)\s+"
     r"(?P<verb>born|founded|established|opened|built|released|published|formed|created|launched|located|based|"
-    r"headquartered|buried|raised|directed|written|produced|designed|composed)(?:\s+(?:in|by|at))?\s*\??\s*$",
+    r"headquartered|buried|raised|directed|written|produced|designed|composed|(?-i:[a-z]{3,}ed))"
+    r"(?:\s+(?:in|by|at))?\s*\??\s*$",
     re.IGNORECASE,
 )
 # "Where did Tobias Lindqvist study?", "Where does Aiko Tanabe live?", "Where did Ruth Amsel
@@ -74,7 +79,7 @@ def read_statement(question: str, docs: Sequence[tuple[str, str]]) -> Lookup | N
     shape = asked or did
     if shape is None:
         return None
-    wh = shape.group("wh").lower().split()[-1].replace("whom", "who")
+    wh = shape.group("wh").lower().split()[-1].replace("whom", "who").replace("year", "when")
     subject, verb = shape.group("subject"), shape.group("verb").lower()
     up = (did.group("up") or "") if did else ""
     thing = (did.group("object") or "").strip() if did else ""  # "Where did Ruth Amsel study history?"
@@ -85,7 +90,9 @@ def read_statement(question: str, docs: Sequence[tuple[str, str]]) -> Lookup | N
         verb = _forms(verb, up)
     if not subject[0].isupper() or not any(len(w) >= 3 and w[0].isupper() for w in _LETTERS.findall(subject)):
         return None  # "Where was the lead of X born?": a description, not a name
-    return _read(subject, asked_verb, verb, _stated(wh, verb, asked is not None, thing), docs)
+    found = _read(subject, asked_verb, verb, _stated(wh, verb, asked is not None, thing), docs)
+    year = re.search(r"\d{4}", found.answer) if found and "year" in shape.group("wh").lower() else None
+    return replace(found, answer=year.group(0)) if found and year else found  # "What year …?" → 1865
 
 
 def _read(
@@ -97,11 +104,13 @@ def _read(
     names = {w.lower() for w in _LETTERS.findall(subject) if len(w) >= 3 and w[0].isupper()}
     found: dict[str, Lookup] = {}
     for number, (title, text) in enumerate(docs):
-        about = bool(names & _words(title))
+        # the subject's own document titles every word of its name: "He was drafted …" in Champ
+        # Bailey's is not about Boss Bailey, and there a sentence must name him whole
+        about = names <= _words(title)
         for sentence in statement_units(linearise(text)):
             words = _words(sentence)
-            opens = re.match(rf"(?:born\s+and\s+)?{verb}", sentence, re.I)  # "Born and raised in Porto"
-            if not (names & words or (about and words & _PRONOUNS) or (about and opens)):
+            opens = re.match(rf"\(?(?:born\s+and\s+)?{verb}", sentence, re.I)  # "Born and raised in Porto", "(born …"
+            if not (names <= words or (about and (names & words or words & _PRONOUNS or opens))):
                 continue
             for match in stated.finditer(sentence):
                 answer = match.group(1).strip()
@@ -118,21 +127,60 @@ _HOW_MANY = re.compile(
     re.IGNORECASE,
 )
 _COUNT = r"\d[\d,.]*\d(?:\s+(?:million|billion|thousand))?|\d(?:\s+(?:million|billion|thousand))?"
+# "… has operations in how many countries?", "Over how many centuries were …": the counted
+# noun is the plural of the (up to two) words after "how many" ("how many ethnic minorities")
+_ANY_HOW_MANY = re.compile(
+    r"\bhow\s+many\s+([a-z][\w-]*)(?:\s+(?!(?:was|has|does|is|this|his|its|us)\b)([a-z][\w-]*s)\b)?", re.IGNORECASE
+)
+_SPELLED = ("two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen"
+            "|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|a dozen")
+# a count's approximation is dropped ("some 45 miles" → 45), a bound kept ("more than 70")
+_APPROX = r"(?:(?:about|around|some|roughly|approximately)\s+)?"
+_BOUND = r"(?:(?:more\s+than|over|at\s+least|up\s+to|nearly|almost)\s+)?"
+_NOT_COUNTED = frozenset(("times", "years"))  # too often counted in passing to be the one answer
 
 
 def read_count(question: str, docs: Sequence[tuple[str, str]]) -> Lookup | None:
     """"How many parameters does Saltmarsh have?" over "Saltmarsh has 22 million parameters":
     the number a fed sentence about the subject writes after the verb, before the counted
-    noun (two words may stand between: "has 12 onboard sensors"); None otherwise."""
+    noun (two words may stand between: "has 12 onboard sensors"); else the one count of that
+    noun the fed text states (:func:`_counted`); None otherwise."""
     asked = _HOW_MANY.match(question)
     if asked is None or not asked.group("subject")[0].isupper():
-        return None
+        return _counted(question, docs)
+    return _read_count(asked, docs) or _counted(question, docs)
+
+
+def _read_count(asked: re.Match[str], docs: Sequence[tuple[str, str]]) -> Lookup | None:
     noun, verb = asked.group("noun").split()[-1].lower(), asked.group("verb").lower()
     stem = re.escape(noun[: max(4, len(noun) - 2)])  # "parameters" → "paramete…", "sensor" → "sens…"
-    about = r"(?:(?:about|around|over|nearly|almost|some|roughly)\s+)?"
     forms = _forms(verb, "")
-    stated = re.compile(rf"\b(?i:{forms})\s+{about}({_COUNT})\s+(?:[\w-]+\s+){{0,2}}?{stem}\w*\b")
+    count = rf"(?i:{_APPROX})((?i:{_BOUND})(?:{_COUNT}))"  # "over 300" kept, "some 45" → 45
+    stated = re.compile(rf"\b(?i:{forms})\s+{count}\s+(?:[\w-]+\s+){{0,2}}?{stem}\w*\b")
     return _read(asked.group("subject"), asked.group("noun"), forms, stated, docs)
+
+
+def _counted(question: str, docs: Sequence[tuple[str, str]]) -> Lookup | None:
+    """"Scott Parkin has been a vocal critic of Exxonmobil and another corporation that has
+    operations in how many countries?" over "it has operations in more than 70 countries":
+    the one count of the asked noun the fed text writes ("more than 70", "three"; no bound
+    the question says itself: "sold more than how many records"); None when none or two differ."""
+    asked = _ANY_HOW_MANY.search(question)
+    if asked is None:
+        return None
+    noun = (asked.group(2) or asked.group(1)).lower()
+    if noun in _NOT_COUNTED or not noun.endswith("s"):
+        return None
+    stem = re.escape(noun[: max(4, len(noun) - 2)])
+    said = re.search(rf"{_BOUND}how\s+many", question, re.I).group(0).lower()  # type: ignore[union-attr]
+    bound = _BOUND if said.startswith("how") else ""
+    stated = re.compile(rf"\b{_APPROX}({bound}(?:{_COUNT}|{_SPELLED}))\s+(?:[a-z][\w-]*\s+)?{stem}\w*\b", re.I)
+    found: dict[str, Lookup] = {}
+    for number, (title, text) in enumerate(docs):
+        for match in stated.finditer(linearise(text)):
+            value = match.group(1)
+            found.setdefault(re.sub(r"\W+", " ", value.lower()), Lookup(value, title, noun, number, "text"))
+    return next(iter(found.values())) if len(found) == 1 else None
 
 
 def _stated(wh: str, verb: str, passive: bool, thing: str) -> re.Pattern[str]:
@@ -140,7 +188,9 @@ def _stated(wh: str, verb: str, passive: bool, thing: str) -> re.Pattern[str]:
     may stand between it and the value (the question's object, if it has one), the value."""
     value = {"when": _DATE.pattern, "what": f"{_THING}|{_NAME.pattern}"}.get(wh, _NAME.pattern)
     flags = re.IGNORECASE if wh == "when" else 0  # a name is capitalised; "Born and raised in Porto" too
-    if passive:
+    if passive and wh == "when":  # "was drafted by the Detroit Lions in the second round of the 2003 NFL Draft"
+        between = r"(?:\s+and\s+[a-z]+)?(?:\s+(?!and\b|but\b|then\b)[\w'’-]+){0,10}?"
+    elif passive:
         between = r"(?:\s+and\s+[a-z]+)?"
     elif thing:  # "Where did Ruth Amsel study history?" → "studied history in Leiden"
         between = rf"\s+(?i:{re.escape(thing)})(?:\s+(?!and\b|but\b|then\b)[a-z][\w-]*){{0,2}}?"

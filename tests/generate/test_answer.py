@@ -155,20 +155,20 @@ def test_a_year_question_is_constrained_to_the_years_the_text_states() -> None:
     generate_answer(fake, "Who made the 1925 Birthday Honours?", [doc])
     assert fake.options == ()  # an open question is not constrained
     original = "In which year was the King who made the 1925 Birthday Honours born?"
-    generate_answer(fake, "In which year was George V born?", [doc], rewritten_from=original)
+    generate_answer(fake, "In which year was George V honoured?", [doc], rewritten_from=original)
     assert fake.options == ("1865", "1936")  # the year the question first held stays out
 
 
 def test_a_how_many_question_is_constrained_to_the_numbers_the_text_states() -> None:
     fake = FakeGenerator(output=" 250 million")
-    text = "The Twits has sold 250 million copies in 58 languages since 1980."
+    text = "The Twits has sold 250 million copies in 58 languages since 1980; 40,000 copies were first printed."
     doc = Passage(source="t.md", title="Roald Dahl", text=text, ordinal=0, char_start=0, char_end=len(text))
-    answer = generate_answer(fake, "How many copies of the book sold?", [doc])
-    assert answer.text == "250 million" and fake.options == ("250 million", "58", "1980")
+    answer = generate_answer(fake, "How many copies of the book sold?", [doc])  # two counts of copies: not read
+    assert answer.text == "250 million" and fake.options == ("250 million", "58", "1980", "40,000", "40000")
 
 
 def test_a_picked_number_is_supported_only_beside_the_question_s_words() -> None:
-    text = "Each session gets 1,000 look-ups. The --most option takes 1 to 200 rows."
+    text = "Each session gets 1,000 look-ups. A batch job gets 5,000 look-ups. The --most option takes 1 to 200 rows."
     doc = Passage(source="s.md", title="search", text=text, ordinal=0, char_start=0, char_end=len(text))
     question = "How many look-ups does a session get?"
     right = generate_answer(FakeGenerator(output=" 1000"), question, [doc])

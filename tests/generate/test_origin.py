@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from drrag_cli.generate.origin import nationality, same_origin
+from drrag_cli.generate.origin import asked_origin, nationality, read_origin, same_origin
 from drrag_cli.generate.prompts import answer_options
 from tests.conftest import write_notes
 
@@ -82,3 +82,17 @@ def test_ask_decides_a_nationality_question_without_a_model_call(cli, tmp_path: 
     code, out, _ = cli("ask", "Are Mara Quint and Joost Brand of the same nationality?")
     assert code == 0 and out.splitlines()[0] == "no"
     assert "compared nationalities: Mara Quint: Dutch vs Joost Brand: Belgian" in out
+
+
+def test_what_nationality_is_read_for_one_or_two_named_sides() -> None:
+    gell = ("Alfred Gell", "Alfred Antony Francis Gell (June 12, 1945 – January 28, 1997) was a British social "
+            "anthropologist. He was trained by Edmund Leach.")
+    leach = ("Edmund Leach", "Sir Edmund Ronald Leach (1910 – 1989) was a British social anthropologist.")
+    both = asked_origin("What nationality were social anthropologists Alfred Gell and Edmund Leach?", [gell, leach])
+    assert both is not None and both.answer == "British" and both.kind == "origin"
+    mixed = asked_origin("What nationality were Scott Derrickson and Ostava?", [DERRICKSON, OSTAVA])
+    assert mixed is not None and mixed.answer == "American and Bulgarian"
+    one = read_origin("What nationality was Halldór Laxness?", [gell, LAXNESS])
+    assert one is not None and (one.answer, one.row, one.document) == ("Icelandic", "Halldór Laxness", 1)
+    assert read_origin("What nationality was Ed Wood?", [("Ed Wood", "A filmmaker.")]) is None  # none read
+    assert asked_origin("Were Alfred Gell and Edmund Leach British?", [gell, leach]) is None  # yes/no: same_origin

@@ -116,7 +116,8 @@ def test_a_count_is_read_before_the_noun_it_counts() -> None:
     assert read is not None and (read.answer, read.row, read.column) == ("22 million", "Saltmarsh", "parameters")
     osprey = ("Project Osprey", "Osprey is a sailing drone. It carries 12 onboard sensors.")
     assert read_count("How many sensors does Osprey carry?", [osprey]).answer == "12"  # type: ignore[union-attr]
-    assert read_count("How many sensors does the drone carry?", [osprey]) is None  # a description, not a name
+    # a description, not a name: the one count of sensors the fed text states
+    assert read_count("How many sensors does the drone carry?", [osprey]).answer == "12"  # type: ignore[union-attr]
     assert read_count("How many dimensions does Saltmarsh have?", [saltmarsh]) is None  # not written so
     tidepool = ("Tidepool", "Saltmarsh has 110 million parameters, says the Tidepool note.")
     assert read_count("How many parameters does Saltmarsh have?", [saltmarsh, tidepool]) is None  # two values
@@ -178,3 +179,38 @@ def test_the_section_whose_heading_the_question_says_is_read() -> None:
         "inverted indexes, BM25 and hybrid ranking; Swedish fika etiquette", "list")
     assert read_section("Where was Tobias Lindqvist born?", docs) is None  # no heading says "born"
     assert read_section("What does the search lead work on?", docs) is None  # the note is not named
+
+
+def test_the_one_count_of_the_asked_noun_is_read_with_its_bound() -> None:
+    from drrag_cli.generate.statements import read_count
+
+    halliburton = ("Halliburton", "An American multinational corporation. It has operations in more than 70 "
+                   "countries and employs approximately 50,000 people.")
+    parkin = ("Scott Parkin", "Scott Parkin (born 1969) is a critic of corporations such as Halliburton.")
+    asked = "Scott Parkin is a critic of another corporation that has operations in how many countries?"
+    read = read_count(asked, [parkin, halliburton])
+    assert read is not None and (read.answer, read.row, read.column) == ("more than 70", "Halliburton", "countries")
+    castle = ("Montezuma Castle", "It was built between 1100 and 1425 AD, over the course of three centuries.")
+    assert read_count("Over how many centuries was it built?", [castle]).answer == "three"  # type: ignore[union-attr]
+    singer = ("Engelbert Humperdinck", "He has sold more than 150 million records worldwide.")
+    said = "A singer who has sold more than how many records worldwide?"  # the bound is the question's own
+    assert read_count(said, [singer]).answer == "150 million"  # type: ignore[union-attr]
+    road = ("Clarksville", "Clarksville lies some 45 miles northwest of Nashville.")
+    assert read_count("How many miles are there between Nashville and Clarksville?", [road]).answer == "45"  # type: ignore[union-attr]
+    other = ("ExxonMobil", "ExxonMobil operates in 60 countries.")
+    assert read_count(asked, [parkin, halliburton, other]) is None  # two counts
+    assert read_count("How many times did Halliburton move?", [halliburton]) is None  # too often counted in passing
+
+
+def test_a_year_question_and_any_past_participle_ask_when() -> None:
+    champ = ("Champ Bailey", 'Roland "Champ" Bailey Jr. (born June 22, 1978) is a cornerback. He was drafted by the '
+             "Washington Redskins in the first round of the 1999 NFL Draft. He is the brother of Boss Bailey.")
+    boss = ("Boss Bailey", 'Rodney "Boss" Bailey (born October 14, 1979) is a linebacker. He was originally drafted '
+            "by the Detroit Lions in the second round of the 2003 NFL Draft.")
+    read = read_statement("What year was Boss Bailey drafted?", [champ, boss])
+    assert read is not None and (read.answer, read.column, read.document) == ("2003", "drafted", 1)
+    assert read_statement("In which year was Champ Bailey drafted?", [champ, boss]).answer == "1999"  # type: ignore[union-attr]
+    # a sentence elsewhere must name the subject whole: Champ's "(born June 22, 1978)" is not Boss's
+    assert read_statement("When was Boss Bailey born?", [champ, boss]).answer == "October 14, 1979"  # type: ignore[union-attr]
+    assert read_statement("When was Champ Bailey born?", [champ, boss]).answer == "June 22, 1978"  # type: ignore[union-attr]
+    assert read_statement("In what year was Champ Bailey born?", [champ, boss]).answer == "1978"  # type: ignore[union-attr]
