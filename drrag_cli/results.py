@@ -59,6 +59,7 @@ class AskResult:
             **({"asked": self.answer.asked} if self.answer and self.answer.asked not in ("", self.question) else {}),
             **({"compared": self.answer.compared.to_json()} if self.answer and self.answer.compared else {}),
             **({"looked_up": self.answer.looked_up.to_json()} if self.answer and self.answer.looked_up else {}),
+            **({"picked": self.answer.picked.to_json()} if self.answer and self.answer.picked else {}),
             "strategy": self.retrieval.strategy,
             "citations": self.citations(),
             "documents": self.documents(),

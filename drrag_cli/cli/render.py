@@ -169,6 +169,13 @@ def _print_how(answer: Any, question: str, console: Console) -> None:
             f"[dim]read from {where}: {escape(cell['row'])} › {escape(cell['column'])} (no model call)[/dim]",
             highlight=False,
         )
+    picked = getattr(answer, "picked", None)
+    if picked is not None:
+        p = _as_json(picked)
+        console.print(
+            f"[dim]the model copied a sentence; the answer is the one source that is a {escape(p['kind'])}[/dim]",
+            highlight=False,
+        )
     if found is not None:
         ev = _as_json(found)
         console.print(f"[dim]found in [{ev['citation']}]: {escape(ev['text'])}[/dim]", highlight=False)

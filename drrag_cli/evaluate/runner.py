@@ -118,6 +118,8 @@ def evaluate_one(
             record["compared"] = answer.compared.to_json()  # answer.compare decided it in code
         if answer.looked_up is not None:
             record["looked_up"] = answer.looked_up.to_json()  # read from a table in code
+        if answer.picked is not None:
+            record["picked"] = answer.picked.to_json()  # the fed document the question asks for (.entity)
         record.update(answer_scores(answer.text, ex.answers))
     return record
 

@@ -16,6 +16,7 @@ from typing import Protocol
 
 from drrag_cli.errors import ModelError
 from drrag_cli.generate.compare import Comparison, compare
+from drrag_cli.generate.entity import Picked, asked_document
 from drrag_cli.generate.evidence import Evidence, beside_question, evidence
 from drrag_cli.generate.guard import Suspicion, defuse, suspicions
 from drrag_cli.generate.origin import asked_origin, read_origin, same_origin
@@ -104,6 +105,8 @@ class Answer:
     confidence: float | None = None
     # the model's own choice left the fed text and it was held to copying it (.sampling.SpanOnly)
     strayed: bool = False
+    # the model copied a sentence; the fed document the question asks for is the answer (.entity)
+    picked: Picked | None = None
 
     @property
     def supported(self) -> bool:
@@ -266,7 +269,7 @@ def generate_answer(
     allowed = options or (typed_options(f"{question} {rewritten_from}", fed) if style.constrain else ())
     raw = _ask_model(llm, question, docs, prompt, max_tokens, stream, allowed, style, copy)
     elapsed = time.perf_counter() - start
-    text = supported_part(named_part(question, place_answer(question, clean_answer(raw))), fed)
+    text, picked = _answer_text(question, raw, fed, docs, pick=decide_comparisons and not allowed)
     withheld = ""
     if suspicious and text not in options and not is_supported(text, fed):
         withheld, text = text, FALLBACK_ANSWER  # only the removed instructions could have said it
@@ -279,8 +282,18 @@ def generate_answer(
         prompt_tokens=tokens, truncated=truncated, raw=raw, asked=question, original=rewritten_from,
         suspicious=suspicious, withheld=withheld,
         typed=bool(allowed) and not options, confidence=getattr(call, "least_prob", None),
-        strayed=getattr(call, "strayed", False),
+        strayed=getattr(call, "strayed", False) and picked is None, picked=picked,
     )  # fmt: skip
+
+
+def _answer_text(
+    question: str, raw: str, fed: list[str], docs: list[tuple[str, str]], *, pick: bool
+) -> tuple[str, Picked | None]:
+    """The model's answer cleaned and cut to what the fed text supports; with ``pick``, a
+    copied sentence gives way to the fed document the question asks for (:mod:`.entity`)."""
+    text = supported_part(named_part(question, place_answer(question, clean_answer(raw))), fed)
+    picked = asked_document(question, text, docs) if pick else None
+    return (picked.document, picked) if picked is not None else (text, None)
 
 
 def decided_comparison(question: str, options: Sequence[str], docs: list[tuple[str, str]]) -> Comparison | None:

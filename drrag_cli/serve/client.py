@@ -131,6 +131,7 @@ def answer_view(doc: dict[str, Any]) -> Any:
         asked=doc.get("asked", ""),
         compared=doc.get("compared"),
         looked_up=doc.get("looked_up"),
+        picked=doc.get("picked"),
         suspicious=suspicious,
         withheld=doc.get("withheld_answer", ""),
         supported=doc.get("supported", False),
