@@ -74,12 +74,14 @@ def asked_document(question: str, answer: str, docs: Sequence[tuple[str, str]]) 
     kind = asked_thing(question)
     if not kind:
         return None
-    asked = f" {_plain(question)} "
-    named = [text for title, text in docs if f" {_plain(core_title(title))} " in asked]
+    asked = set(_plain(question).split())  # a title is named when all its words are ("Scott [Andrew] Buchholz")
+    named = [text for title, text in docs if set(_plain(core_title(title)).split()) <= asked]
     kinds = {
         name: text
         for title, text in docs
-        if (name := core_title(title)) and f" {_plain(name)} " not in asked and says_it_is(kind, name, text[:OPENING])
+        if (name := core_title(title))
+        and not set(_plain(name).split()) <= asked
+        and says_it_is(kind, name, text[:OPENING])
     }
     if len(kinds) > 1:  # those a document the question names mentions
         kinds = {name: text for name, text in kinds.items() if any(_plain(name) in _plain(t) for t in named)}

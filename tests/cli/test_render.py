@@ -51,3 +51,12 @@ def test_no_answer_is_not_called_copied_or_unsupported(capsys: pytest.CaptureFix
     print_answer(answer_view(_doc("I don't know.", supported=False)))
     out = " ".join(capsys.readouterr().out.split())
     assert "no answer: read the sources below; the model found none in them" in out
+
+
+def test_a_picked_document_says_the_model_copied_a_sentence(capsys: pytest.CaptureFixture[str]) -> None:
+    from drrag_cli.cli.render import print_answer
+
+    picked = {"document": "Larnelle Harris", "kind": "singer", "copied": "He has worked with many artists."}
+    print_answer(answer_view(_doc("Larnelle Harris", picked=picked)))
+    out = " ".join(capsys.readouterr().out.split())
+    assert "the model copied a sentence; the answer is the one source that is a singer" in out

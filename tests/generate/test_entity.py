@@ -27,6 +27,11 @@ def test_a_copied_sentence_gives_way_to_the_one_unnamed_document_of_that_kind() 
     picked = asked_document(QUESTION, COPIED, [HUNTSINGER, HARRIS])
     assert picked is not None and (picked.document, picked.kind, picked.copied) == ("Larnelle Harris", "singer", COPIED)
     assert asked_document(QUESTION, FALLBACK_ANSWER, [HUNTSINGER, HARRIS]).document == "Larnelle Harris"  # type: ignore[union-attr]
+    buchholz = ("Scott Buchholz", "Scott Andrew Buchholz (born 1968) is an Australian politician. He served as chief "
+                "of staff to Senator Barnaby Joyce.")  # named by the question, though not as its title is written
+    joyce = ("Barnaby Joyce", "Barnaby Thomas Gerard Joyce (born 1967) is an Australian politician.")
+    asked = "Scott Andrew Buchholz served as chief of staff to which politician?"
+    assert asked_document(asked, buchholz[1], [buchholz, joyce]).document == "Barnaby Joyce"  # type: ignore[union-attr]
     film = ("Charmed (TV series)", "Charmed is an American television drama series created by Constance M. Burge.")
     asked = "What drama series was the star of Jawbreaker best known for being in?"
     assert asked_document(asked, "The film stars Rose McGowan, Rebecca Gayheart and Julie Benz as girls.",
