@@ -29,6 +29,10 @@ LONG_COPY = 8  # words: an answer this long is a copied sentence, not a name
 _NOT_A_THING = re.compile(r"\b(?:when|why|how|year|because)\b", re.IGNORECASE)
 # "what / which / this <kind>": the words after it up to punctuation, a preposition, a verb
 _ASKS = re.compile(r"\b(?:what|which|this)\s+([^,;:?()\"]+)", re.IGNORECASE)
+# a question with no question word asks for its first "a / an <kind> who / that …": "Kaiser
+# Ventures corporation was founded by an American industrialist who became known as …?"
+_NO_WH = re.compile(r"\b(?:what|where|when|why|how)\b|^\s*(?:which|who|whom|whose)\b", re.IGNORECASE)  # not "… who"
+_DESCRIBED = re.compile(r"\b(?:a|an)\s+([^,;:?()\"]+?)\s+(?:who|that|whose)\b", re.IGNORECASE)
 _VERBISH = re.compile(r"(?:ed|en|wn|rn)$|^(?:is|are|was|were|be|has|have|had|do|does|did|can|will|would|made|held)$")
 
 
@@ -48,8 +52,10 @@ class Picked:
 def asked_thing(question: str) -> str:
     """The kind a question asks for, lower-case: the last word before a preposition, a verb or
     a past participle after its first "what / which / this" ("based on what oversteering
-    [technique]?", "this gospel [singer] born in July"); "" when there is none."""
-    found = _ASKS.search(question)
+    [technique]?", "this gospel [singer] born in July"), or in a question with no question
+    word, in its first "a / an … who / that" ("by an American [industrialist] who became
+    …"); "" when there is none."""
+    found = _ASKS.search(question) or (None if _NO_WH.search(question) else _DESCRIBED.search(question))
     if found is None:
         return ""
     kind = ""

@@ -20,6 +20,9 @@ def test_the_kind_asked_for_is_the_last_word_before_a_preposition_or_a_verb() ->
     assert asked_thing("What science fantasy young adult series, told in first person, has a sequel?") == "series"
     assert asked_thing(QUESTION) == "singer"  # "born" ends the words
     assert asked_thing("What was the Roud Folk Song Index of the rhyme?") == ""
+    no_wh = "Kaiser Ventures was founded by an American industrialist who became known as the father of shipbuilding?"
+    assert asked_thing(no_wh) == "industrialist"  # no question word: the first "an … who"
+    assert asked_thing("Who founded it, an American industrialist who built ships?") == ""  # a question word
     assert asked_thing("Who wrote it?") == ""
 
 
