@@ -29,12 +29,14 @@ from drrag_cli.ingest.units import statement_units
 # by?": the kind of value asked for, the subject (a name) and the verb (a past participle).
 # "What year was Boss Bailey drafted?" and "In which year was …" ask "when" for a year; any
 # regular past participle is read when it asks "when" ("drafted", "elected", "signed")
+# "Which client is Plover built for?" asks for the name after the verb (either voice: "that
+# Halyard Labs builds and operates for Vellmar Water Authority") and the question's preposition
 _ASKED = re.compile(
-    r"^\s*(?P<wh>where|when|who|whom|by\s+whom|(?:in\s+)?(?:what|which)\s+year)\s+(?:was|were|is|are)\s+"
-    r"(?P<subject>[A-Z].*?)\s+"
+    r"^\s*(?P<wh>where|when|who|whom|by\s+whom|(?:in\s+)?(?:what|which)\s+year|(?:what|which)\s+(?-i:[a-z]+))"
+    r"\s+(?:was|were|is|are)\s+(?P<subject>[A-Z].*?)\s+"
     r"(?P<verb>born|founded|established|opened|built|released|published|formed|created|launched|located|based|"
     r"headquartered|buried|raised|directed|written|produced|designed|composed|(?-i:[a-z]{3,}ed))"
-    r"(?:\s+(?:in|by|at))?\s*\??\s*$",
+    r"(?:\s+(?P<prep>in|by|at|for|to|with|from|on))?\s*\??\s*$",
     re.IGNORECASE,
 )
 # "Where did Tobias Lindqvist study?", "Where does Aiko Tanabe live?", "Where did Ruth Amsel
@@ -50,6 +52,7 @@ _IRREGULAR = {"grow": "grew", "go": "went", "teach": "taught", "meet": "met", "l
               "become": "became", "win": "won", "build": "built", "find": "found", "write": "wrote", "sing": "sang",
               "have": "had", "hold": "held", "make": "made", "sell": "sold"}
 _THIRD = {"have": "has"}
+_PLAIN = {past: plain for plain, past in _IRREGULAR.items()} | {"written": "write", "given": "give", "done": "do"}
 # what a sentence may say instead ("Born and raised in Porto" for "Where did she grow up?")
 _SAID_ALSO = {"grow up": ("raised", "brought up")}
 _NAME = re.compile(r"[A-Z][\w'’-]*(?:\s+(?:(?:of|de|da|do|du|van|von|der|del|la|le|upon|on)\s+)*[A-Z][\w'’-]*)*")
@@ -80,6 +83,8 @@ def read_statement(question: str, docs: Sequence[tuple[str, str]]) -> Lookup | N
     if shape is None:
         return None
     wh = shape.group("wh").lower().split()[-1].replace("whom", "who").replace("year", "when")
+    if asked is not None and wh not in _BETWEEN:  # "Which client is Plover built for?"
+        return _read_kind(asked, docs)
     subject, verb = shape.group("subject"), shape.group("verb").lower()
     up = (did.group("up") or "") if did else ""
     thing = (did.group("object") or "").strip() if did else ""  # "Where did Ruth Amsel study history?"
@@ -93,6 +98,18 @@ def read_statement(question: str, docs: Sequence[tuple[str, str]]) -> Lookup | N
     found = _read(subject, asked_verb, verb, _stated(wh, verb, asked is not None, thing), docs)
     year = re.search(r"\d{4}", found.answer) if found and "year" in shape.group("wh").lower() else None
     return replace(found, answer=year.group(0)) if found and year else found  # "What year …?" → 1865
+
+
+def _read_kind(asked: re.Match[str], docs: Sequence[tuple[str, str]]) -> Lookup | None:
+    """"Which client is Plover built for?": the name after the verb (as a participle, or as
+    the subject's own verb: "builds and operates for") and the question's preposition."""
+    subject, verb, prep = asked.group("subject"), asked.group("verb").lower(), asked.group("prep")
+    if prep is None or not any(len(w) >= 3 and w[0].isupper() for w in _LETTERS.findall(subject)):
+        return None
+    plain = _PLAIN.get(verb) or (verb[:-2] if verb.endswith("ed") else "")
+    forms = f"{re.escape(verb)}|{re.escape(plain)}e?s" if plain else re.escape(verb)
+    stated = re.compile(rf"\b(?i:{forms})(?:\s+and\s+[a-z]+)?\s+(?i:{prep})\s+(?:the\s+(?=[A-Z]))?({_NAME.pattern})")
+    return _read(subject, f"{verb} {prep}", forms, stated, docs)
 
 
 def _read(

@@ -214,3 +214,14 @@ def test_a_year_question_and_any_past_participle_ask_when() -> None:
     assert read_statement("When was Boss Bailey born?", [champ, boss]).answer == "October 14, 1979"  # type: ignore[union-attr]
     assert read_statement("When was Champ Bailey born?", [champ, boss]).answer == "June 22, 1978"  # type: ignore[union-attr]
     assert read_statement("In what year was Champ Bailey born?", [champ, boss]).answer == "1978"  # type: ignore[union-attr]
+
+
+def test_which_kind_a_participle_and_its_preposition_read_the_name_after_them() -> None:
+    plover = ("Plover", "Plover is the telemetry pipeline that Halyard Labs builds and operates for Vellmar Water "
+              "Authority. It collects readings from pumping stations.")
+    read = read_statement("Which client is Plover built for?", [plover])
+    assert read is not None and (read.answer, read.column) == ("Vellmar Water Authority", "built for")
+    jaws = ("Jaws (film)", "Jaws is a 1975 American thriller film directed by Steven Spielberg.")
+    assert read_statement("Which director was Jaws directed by?", [jaws]).answer == "Steven Spielberg"  # type: ignore[union-attr]
+    assert read_statement("Which client is Plover designed for?", [plover]) is None  # not the text's verb
+    assert read_statement("Which client is Plover built?", [plover]) is None  # no preposition to read after
