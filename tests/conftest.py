@@ -18,7 +18,7 @@ from drrag_cli.config import Settings
 SHARED_DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 
 
-def make_pdf(path: Path, pages: list[list[str]], title: str | None = None) -> None:
+def make_pdf(path: Path, pages: list[list[str]], title: str | None = None, author: str | None = None) -> None:
     """A minimal valid PDF (Helvetica, one text line per entry) using only the stdlib."""
 
     def esc(s: str) -> str:
@@ -40,8 +40,9 @@ def make_pdf(path: Path, pages: list[list[str]], title: str | None = None) -> No
         objects.append(f"<< /Length {len(data)} >>\nstream\n".encode() + data + b"\nendstream")
     objects.append(b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>")
     info_id = None
-    if title:
-        objects.append(f"<< /Title ({esc(title)}) >>".encode())
+    if title or author:
+        fields = (f"/Title ({esc(title)}) " if title else "") + (f"/Author ({esc(author)}) " if author else "")
+        objects.append(f"<< {fields}>>".encode())
         info_id = len(objects)
     out = bytearray(b"%PDF-1.4\n")
     offsets = []

@@ -326,9 +326,17 @@ def _names_a_document(question: str, asked: str, documents: Sequence[Selected]) 
     "Who founded [the Lindenweg choir]?" names the choir's own note, so it is no
     description of the person its founder's note names ("Who founded Joost Brandsma?").
     Words that are all in a title are enough: "Who brought runner beans to [the seed swap]?"
-    names the note "Seed swap 2024", not the harvest show the club note mentions beside it."""
+    names the note "Seed swap 2024", not the harvest show the club note mentions beside it.
+    The file's name counts with its title: "Who wrote [the Saltmarsh tech report]?" names
+    ``saltmarsh-tech-report.pdf`` (titled "Saltmarsh: Compact Sentence Embeddings …")."""
     phrase = content_words(_replaced(question, asked))
-    return bool(phrase) and any(phrase <= content_words(core_title(d.passage.title)) for d in documents)
+    return bool(phrase) and any(phrase <= _naming_words(d.passage) for d in documents)
+
+
+def _naming_words(passage: Passage) -> set[str]:
+    """The content words of a document's title and of its file's name."""
+    stem = re.sub(r"[-_.]+", " ", passage.source.replace("\\", "/").rsplit("/", 1)[-1].rsplit(".", 1)[0])
+    return content_words(core_title(passage.title)) | content_words(stem)
 
 
 def _by_static(documents: Sequence[Selected]) -> list[list[Selected]]:

@@ -28,7 +28,8 @@ from drrag_cli.types import Document
 # 5: HTML headings are written as Markdown headings (ingest/html_text.py).
 # 6: a generic title ("Changelog", "README", "index") is prefixed with its folder's name.
 # 7: a Markdown front matter's aliases are kept (the names a wiki-link may use).
-READERS = 7
+# 8: a PDF's Author opens its text as a metadata item ("- **Author:** …").
+READERS = 8
 OFFICE_SUFFIXES = frozenset({".docx", ".pptx", ".odt", ".epub"})  # ingest/office.py
 MAIL_SUFFIXES = frozenset({".eml", ".mbox"})  # ingest/mail.py
 
@@ -255,10 +256,13 @@ def _load_pdf(path: Path, data: bytes) -> Loaded:
             raise SkipFile("encrypted PDF")
         pages = [(page.extract_text() or "") for page in reader.pages]
         meta_title = (reader.metadata.title if reader.metadata else None) or ""
+        author = " ".join(str((reader.metadata.author if reader.metadata else None) or "").split())
     except SkipFile:
         raise
     except Exception as exc:  # pypdf raises many types on damaged files
         raise SkipFile(f"unreadable PDF ({type(exc).__name__})") from exc
+    if author and pages:  # the file's Author, as a note's metadata says it: "Who wrote the X report?"
+        pages[0] = f"- **Author:** {author[:200].rstrip('.')}.\n\n{pages[0]}"
     starts, chunks, offset = [], [], 0
     for page_text in pages:
         starts.append(offset)

@@ -352,6 +352,11 @@ def test_a_description_that_is_a_documents_title_is_no_bridge() -> None:
     club = selected(5, "club.md", "Garden club", "The club runs a seed swap in March and a harvest show.")
     show = selected(8, "show.md", "Harvest show", "The show is judged by Ana Ruiz.", via=5)
     assert decomposed("Who brought runner beans to the seed swap?", [swap, club, show]) is None  # the note's title
+    report = selected(6, "papers/saltmarsh-tech-report.pdf", "Saltmarsh: Compact Sentence Embeddings",
+                      "Halyard Labs Technical Report HL-TR-2022-03. Priya Raman and Tobias Lindqvist, Halyard "
+                      "Labs, Ghent. We describe Saltmarsh, a compact model.")
+    priya = selected(9, "people/priya-raman.md", "Priya Raman", "Priya leads retrieval research.", via=6)
+    assert decomposed("Who wrote the Saltmarsh tech report?", [report, priya]) is None  # the file's name
     assert decomposed("Which instrument does the partner of Greta Vos play?", [choir, greta, joost]) == (
         "Which instrument does Joost Brandsma play?"
     )

@@ -169,3 +169,17 @@ def test_drragignore_excludes_per_root(tmp_path: Path) -> None:
         (root / name).write_text("# t\nsome text")
     (root / ".drragignore").write_text("# meta\nQUESTIONS.md\nsub/skip.txt\n")
     assert sorted(p.name for p in walk([root], [".*"]).files) == ["keep.md", "keep.txt"]
+
+
+def test_a_pdf_s_author_opens_its_text_as_a_metadata_item(tmp_path: Path) -> None:
+    """The file's Author, where a note's metadata says it, so "Who wrote the X report?" is
+    read from it (generate/tables.key_values)."""
+    from drrag_cli.generate.tables import key_values
+
+    make_pdf(tmp_path / "r.pdf", [["Tidal Survey"], ["page two"]], title="Tidal Survey", author="Ana Ruiz; Jo Lee")
+    (doc,) = load(tmp_path / "r.pdf").documents
+    assert doc.text.startswith("- **Author:** Ana Ruiz; Jo Lee.\n\nTidal Survey")
+    assert key_values(doc.text) == [("Author", "Ana Ruiz; Jo Lee", "list")]
+    assert doc.text[doc.page_starts[1] :].startswith("page two")  # pages keep their places
+    make_pdf(tmp_path / "n.pdf", [["no author"]], title="Untitled")
+    assert "Author" not in load(tmp_path / "n.pdf").documents[0].text
