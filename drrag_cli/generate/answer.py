@@ -33,7 +33,8 @@ from drrag_cli.generate.prompts import (
     place_answer,
     typed_options,
 )
-from drrag_cli.generate.statements import read_count, read_definition, read_release, read_section, read_statement
+from drrag_cli.generate.sections import read_section
+from drrag_cli.generate.statements import read_count, read_definition, read_release, read_statement
 from drrag_cli.generate.tables import Lookup, lookup
 from drrag_cli.types import Passage
 
@@ -309,7 +310,7 @@ def read_in_code(question: str, docs: list[tuple[str, str]]) -> Lookup | None:
     it counts (:func:`.statements.read_count`), the date a changelog writes after the
     version asked about (:func:`.statements.read_release`), what a sentence says the asked
     name is (:func:`.statements.read_definition`), or the first sentence of the named
-    note's section whose heading the question says (:func:`.statements.read_section`), or
+    note's section whose heading the question says (:func:`.sections.read_section`), or
     the one named document's nationality (:func:`.origin.read_origin`)."""
     readers = (lookup, read_statement, read_count, read_release, read_definition, read_section, read_origin)
     return next((found for read in readers if (found := read(question, docs)) is not None), None)

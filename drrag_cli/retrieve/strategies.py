@@ -138,10 +138,10 @@ def _defines(question: str, lead: Selected) -> bool:
 
 def _section(ctx: RunContext, title: str, ids: list[int]) -> int | None:
     """The passage of a named note whose heading fits the question best, when one does
-    (:func:`~drrag_cli.generate.statements.heading_fit`): "What does Tobias Lindqvist work
+    (:func:`~drrag_cli.generate.sections.heading_fit`): "What does Tobias Lindqvist work
     on?" → "## What he works on"; "... do outside work?" → "## Outside work" (two words
     fit, against one)."""
-    from drrag_cli.generate.statements import fitting_section
+    from drrag_cli.generate.sections import fitting_section
 
     found = fitting_section(ctx.question, ((pid, title, p.text) for pid, p in ctx.fetch(ids).items()))
     return found[0] if found is not None else None

@@ -162,7 +162,7 @@ def test_who_is_a_name_reads_its_profile_s_role() -> None:
 
 
 def test_the_section_whose_heading_the_question_says_is_read() -> None:
-    from drrag_cli.generate.statements import read_section
+    from drrag_cli.generate.sections import read_section
 
     works = ("Tobias Lindqvist", "## What he works on Ranking, indexing, query parsing and evaluation harnesses. "
              "He reviews most changes.")
