@@ -308,14 +308,18 @@ def read_definition(question: str, docs: Sequence[tuple[str, str]]) -> Lookup | 
         role = _role(asked.group("subject"), docs)
         if role is not None:
             return role
-    name = re.escape(asked.group("subject"))
-    said = re.compile(rf"(?<![\w-]){name}(?:\s+(?:is|are|was|were)\s+|,\s+|\*\*\s*:?\s*)({_KIND})")
-    order = sorted(range(len(docs)), key=lambda i: core_title(docs[i][0]).lower() != asked.group("subject").lower())
+    name, subject = re.escape(asked.group("subject")), asked.group("subject").lower()
+    verb = r"(?:\s*\([^()]*\))?(?:\s+(?:is|are|was|were)\s+|,\s+|\*\*\s*:?\s*)"  # "Scott Derrickson (born 1966) is"
+    said = re.compile(rf"(?<![\w-]){name}{verb}({_KIND})")
+    # in the name's own document, the full name may run on: "Shirley Temple Black (…) was an American actress"
+    own = re.compile(rf"(?<![\w-]){name}(?:\s+[A-Z][\w'’-]*){{0,2}}{verb}({_KIND})")
+    order = sorted(range(len(docs)), key=lambda i: core_title(docs[i][0]).lower() != subject)
     for number in order:
         title, text = docs[number]
         text = re.sub(rf"^\s*#+\s*{re.escape(title)}", "", text)  # its title is a unit of its own
+        pattern = own if core_title(title).lower() == subject else said
         for sentence in [title, *statement_units(linearise(text))]:
-            found = said.search(sentence)
+            found = pattern.search(sentence)
             if found:
                 value = found.group(1).strip()
                 if value.count("(") > value.count(")"):  # "the network storage box (96 TB raw, …": cut the aside

@@ -225,3 +225,16 @@ def test_which_kind_a_participle_and_its_preposition_read_the_name_after_them() 
     assert read_statement("Which director was Jaws directed by?", [jaws]).answer == "Steven Spielberg"  # type: ignore[union-attr]
     assert read_statement("Which client is Plover designed for?", [plover]) is None  # not the text's verb
     assert read_statement("Which client is Plover built?", [plover]) is None  # no preposition to read after
+
+
+def test_a_definition_may_follow_an_aside_or_the_full_name_in_the_name_s_own_document() -> None:
+    from drrag_cli.generate.statements import read_definition
+
+    derrickson = ("Scott Derrickson", "Scott Derrickson (born July 16, 1966) is an American director and producer.")
+    assert read_definition("Who is Scott Derrickson?", [derrickson]).answer == "an American director and producer"  # type: ignore[union-attr]
+    temple = ("Shirley Temple", "Shirley Temple Black (April 23, 1928 – February 10, 2014) was an American actress, "
+              "singer and diplomat.")
+    lake = ("Temple Lake", "Shirley Temple Lake is a reservoir in Utah.")
+    read = read_definition("What is Shirley Temple?", [lake, temple])
+    assert read is not None and (read.answer, read.document) == ("an American actress", 1)
+    assert read_definition("What is Shirley Temple?", [lake]) is None  # another document's longer name
