@@ -1,10 +1,9 @@
 """An answer the model copied as a whole sentence, replaced by the fed document the question
 asks for.
 
-Asked "What WB supernatural drama series was Jawbreaker star Rose McGowan best known for
-being in?", Gemma-3-270M copies a line of the film's passage ('"Heathers", and is often
-compared to it, …') although the passage of *Charmed*, "an American television drama
-series", was fed beside it. In a two-hop question the answer is often the second hop's
+Asked "D1NZ is a series based on what oversteering technique?", Gemma-3-270M copied "D1NZ is
+a production car drifting series in New Zealand." although the passage of *Drifting*, "a
+driving technique", was fed beside it. In a two-hop question the answer is often the second hop's
 document itself, the one the question does not name. When the model's answer is a sentence
 (:data:`LONG_COPY` words or more) or it gave none, the question asks for a kind of thing
 ("what / which / this <kind>") and exactly one fed document the question does not name says
@@ -33,7 +32,11 @@ _ASKS = re.compile(r"\b(?:what|which|this)\s+([^,;:?()\"]+)", re.IGNORECASE)
 # Ventures corporation was founded by an American industrialist who became known as …?"
 _NO_WH = re.compile(r"\b(?:what|where|when|why|how)\b|^\s*(?:which|who|whom|whose)\b", re.IGNORECASE)  # not "… who"
 _DESCRIBED = re.compile(r"\b(?:a|an)\s+([^,;:?()\"]+?)\s+(?:who|that|whose)\b", re.IGNORECASE)
-_VERBISH = re.compile(r"(?:ed|en|wn|rn)$|^(?:is|are|was|were|be|has|have|had|do|does|did|can|will|would|made|held)$")
+# a verb or a past participle ends the kind; "-en" alone would end it at "garden" or "citizen"
+_VERBISH = re.compile(
+    r"ed$|^(?:is|are|was|were|be|has|have|had|do|does|did|can|will|would|made|held|born|known|written|given|taken"
+    r"|shown|seen|drawn|grown|chosen|spoken|driven|broken|won|led|sold|built|found|set|run|shot)$"
+)
 
 
 @dataclass(frozen=True)

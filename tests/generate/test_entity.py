@@ -19,6 +19,7 @@ def test_the_kind_asked_for_is_the_last_word_before_a_preposition_or_a_verb() ->
     assert asked_thing("D1NZ is a series based on what oversteering technique?") == "technique"
     assert asked_thing("What science fantasy young adult series, told in first person, has a sequel?") == "series"
     assert asked_thing(QUESTION) == "singer"  # "born" ends the words
+    assert asked_thing("Which Japanese citizen won the prize?") == "citizen"  # "-en" is no participle here
     assert asked_thing("What was the Roud Folk Song Index of the rhyme?") == ""
     no_wh = "Kaiser Ventures was founded by an American industrialist who became known as the father of shipbuilding?"
     assert asked_thing(no_wh) == "industrialist"  # no question word: the first "an … who"
