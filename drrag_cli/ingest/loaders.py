@@ -261,7 +261,12 @@ def _load_pdf(path: Path, data: bytes) -> Loaded:
         raise
     except Exception as exc:  # pypdf raises many types on damaged files
         raise SkipFile(f"unreadable PDF ({type(exc).__name__})") from exc
-    if author and pages:  # the file's Author, as a note's metadata says it: "Who wrote the X report?"
+    if not any(page.strip() for page in pages):
+        raise SkipFile("PDF has no extractable text (scanned?)")
+    title = meta_title.strip() or next(
+        (line.strip() for page in pages for line in page.splitlines() if line.strip()), path.stem
+    )
+    if author:  # the file's Author, as a note's metadata says it: "Who wrote the X report?"
         pages[0] = f"- **Author:** {author[:200].rstrip('.')}.\n\n{pages[0]}"
     starts, chunks, offset = [], [], 0
     for page_text in pages:
@@ -269,11 +274,6 @@ def _load_pdf(path: Path, data: bytes) -> Loaded:
         chunks.append(page_text)
         offset += len(page_text) + 2
     text = "\n\n".join(chunks)
-    if not text.strip():
-        raise SkipFile("PDF has no extractable text (scanned?)")
-    title = meta_title.strip() or next(
-        (line.strip() for line in text.splitlines() if line.strip()), path.stem
-    )
     doc = Document(str(path), title[:200], text, first_line=None, page_starts=starts)
     return Loaded([doc])
 

@@ -183,3 +183,8 @@ def test_a_pdf_s_author_opens_its_text_as_a_metadata_item(tmp_path: Path) -> Non
     assert doc.text[doc.page_starts[1] :].startswith("page two")  # pages keep their places
     make_pdf(tmp_path / "n.pdf", [["no author"]], title="Untitled")
     assert "Author" not in load(tmp_path / "n.pdf").documents[0].text
+    make_pdf(tmp_path / "t.pdf", [["Tidal Survey"]], author="Ana Ruiz")  # no Title field
+    assert load(tmp_path / "t.pdf").documents[0].title == "Tidal Survey"  # not the Author line
+    make_pdf(tmp_path / "s.pdf", [[]], author="Ana Ruiz")  # a scanned page: no text, only an Author
+    with pytest.raises(SkipFile, match="no extractable text"):
+        load(tmp_path / "s.pdf")
