@@ -96,18 +96,23 @@ def read_statement(question: str, docs: Sequence[tuple[str, str]]) -> Lookup | N
         if verb in _NOT_READ or (wh == "what" and thing):
             return None
         verb = _forms(verb, up)
-    if not subject[0].isupper() or not any(len(w) >= 3 and w[0].isupper() for w in _LETTERS.findall(subject)):
+    if not subject[0].isupper() or not _a_name(subject):
         return None  # "Where was the lead of X born?": a description, not a name
     found = _read(subject, asked_verb, verb, _stated(wh, verb, asked is not None, thing), docs)
     year = re.search(r"\d{4}", found.answer) if found and "year" in shape.group("wh").lower() else None
     return replace(found, answer=year.group(0)) if found and year else found  # "What year …?" → 1865
 
 
+def _a_name(subject: str) -> bool:
+    """The subject holds a capitalised word of three letters or more: a name, not a description."""
+    return any(len(w) >= 3 and w[0].isupper() for w in _LETTERS.findall(subject))
+
+
 def _read_kind(asked: re.Match[str], docs: Sequence[tuple[str, str]]) -> Lookup | None:
     """"Which client is Plover built for?": the name after the verb (as a participle, or as
     the subject's own verb: "builds and operates for") and the question's preposition."""
     subject, verb, prep = asked.group("subject"), asked.group("verb").lower(), asked.group("prep")
-    if prep is None or not any(len(w) >= 3 and w[0].isupper() for w in _LETTERS.findall(subject)):
+    if prep is None or not _a_name(subject):
         return None
     plain = _PLAIN.get(verb) or (verb[:-2] if verb.endswith("ed") else "")
     forms = f"{re.escape(verb)}|{re.escape(plain)}e?s" if plain else re.escape(verb)
@@ -156,7 +161,8 @@ _SPELLED = ("two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen
             "|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|a dozen")
 # a count's approximation is dropped ("some 45 miles" → 45), a bound kept ("more than 70")
 _APPROX = r"(?:(?:about|around|some|roughly|approximately)\s+)?"
-_BOUND = r"(?:(?:more\s+than|over|at\s+least|up\s+to|nearly|almost)\s+)?"
+_BOUND_WORDS = r"more\s+than|over|at\s+least|up\s+to|nearly|almost"
+_BOUND = rf"(?:(?:{_BOUND_WORDS})\s+)?"
 _NOT_COUNTED = frozenset(("times", "years"))  # too often counted in passing to be the one answer
 
 
@@ -173,11 +179,16 @@ def read_count(question: str, docs: Sequence[tuple[str, str]]) -> Lookup | None:
 
 def _read_count(asked: re.Match[str], docs: Sequence[tuple[str, str]]) -> Lookup | None:
     noun, verb = asked.group("noun").split()[-1].lower(), asked.group("verb").lower()
-    stem = re.escape(noun[: max(4, len(noun) - 2)])  # "parameters" → "paramete…", "sensor" → "sens…"
+    stem = _noun_stem(noun)
     forms = _forms(verb, "")
     count = rf"(?i:{_APPROX})((?i:{_BOUND})(?:{_COUNT}))"  # "over 300" kept, "some 45" → 45
     stated = re.compile(rf"\b(?i:{forms})\s+{count}\s+(?:[\w-]+\s+){{0,2}}?{stem}\w*\b")
     return _read(asked.group("subject"), asked.group("noun"), forms, stated, docs)
+
+
+def _noun_stem(noun: str) -> str:
+    """A pattern for a counted noun's stem: "parameters" → "paramete…", "sensor" → "sens…"."""
+    return re.escape(noun[: max(4, len(noun) - 2)])
 
 
 def _counted(question: str, docs: Sequence[tuple[str, str]]) -> Lookup | None:
@@ -191,9 +202,8 @@ def _counted(question: str, docs: Sequence[tuple[str, str]]) -> Lookup | None:
     noun = (asked.group(2) or asked.group(1)).lower()
     if noun in _NOT_COUNTED or not noun.endswith("s"):
         return None
-    stem = re.escape(noun[: max(4, len(noun) - 2)])
-    said = re.search(rf"{_BOUND}how\s+many", question, re.I).group(0).lower()  # type: ignore[union-attr]
-    bound = _BOUND if said.startswith("how") else ""
+    stem = _noun_stem(noun)
+    bound = "" if re.search(rf"(?:{_BOUND_WORDS})\s+$", question[: asked.start()], re.I) else _BOUND
     stated = re.compile(rf"\b{_APPROX}({bound}(?:{_COUNT}|{_SPELLED}))\s+(?:[a-z][\w-]*\s+)?{stem}\w*\b", re.I)
     found: dict[str, Lookup] = {}
     for number, (title, text) in enumerate(docs):
