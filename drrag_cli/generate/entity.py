@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from drrag_cli.generate.description import OPENING, PREPOSITIONS, says_it_is
 from drrag_cli.generate.prompts import FALLBACK_ANSWER, answer_options
 from drrag_cli.index.links import core_title
-from drrag_cli.select.bridges import STOP, WORD_RE
+from drrag_cli.select.bridges import STOP, WORD_RE, words
 
 LONG_COPY = 8  # words: an answer this long is a copied sentence, not a name
 # a date, a count, a reason or a manner is not a document's title
@@ -69,10 +69,6 @@ def asked_thing(question: str) -> str:
     return kind
 
 
-def _plain(text: str) -> str:
-    return " ".join(WORD_RE.findall(text.lower()))
-
-
 def asked_document(question: str, answer: str, docs: Sequence[tuple[str, str]]) -> Picked | None:
     """The title (without a trailing "(…)" or ": …") of the one fed document ((title, text))
     the question asks for, when the model's ``answer`` is a copied sentence or none; else None."""
@@ -83,15 +79,15 @@ def asked_document(question: str, answer: str, docs: Sequence[tuple[str, str]]) 
     kind = asked_thing(question)
     if not kind:
         return None
-    asked = set(_plain(question).split())  # a title is named when all its words are ("Scott [Andrew] Buchholz")
-    named = [text for title, text in docs if set(_plain(core_title(title)).split()) <= asked]
+    asked = set(words(question).split())  # a title is named when all its words are ("Scott [Andrew] Buchholz")
+    named = [words(text) for title, text in docs if set(words(core_title(title)).split()) <= asked]
     kinds = {
         name: text
         for title, text in docs
         if (name := core_title(title))
-        and not set(_plain(name).split()) <= asked
+        and not set(words(name).split()) <= asked
         and says_it_is(kind, name, text[:OPENING])
     }
-    if len(kinds) > 1:  # those a document the question names mentions
-        kinds = {name: text for name, text in kinds.items() if any(_plain(name) in _plain(t) for t in named)}
+    if len(kinds) > 1:  # those a document the question names mentions, as whole words
+        kinds = {name: text for name, text in kinds.items() if any(words(name) in said for said in named)}
     return Picked(next(iter(kinds)), kind, answer) if len(kinds) == 1 else None

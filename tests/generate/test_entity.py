@@ -51,6 +51,9 @@ def test_the_model_s_answer_stands_otherwise() -> None:
     assert asked_document(named, COPIED, [HUNTSINGER, HARRIS]) is None  # yes / no
     assert asked_document("Which pianist worked with Sandi Patti?", COPIED, [HUNTSINGER, HARRIS]) is not None
     assert asked_document("Which drummer worked with Sandi Patti?", COPIED, [HUNTSINGER, HARRIS]) is None
+    art = ("Art", "Art is an American gospel singer.")
+    starts = ("David Huntsinger", "David Huntsinger starts at nine. He has worked with Larnelle Harris.")
+    assert asked_document(QUESTION, COPIED, [starts, HARRIS, art]).document == "Larnelle Harris"  # type: ignore[union-attr]
 
 
 def test_generate_answer_reports_the_document_it_picked() -> None:
