@@ -12,6 +12,7 @@ import codecs
 import dataclasses
 import io
 import json
+import logging
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,6 +20,11 @@ from pathlib import Path
 from drrag_cli.ingest.html_text import html_text
 from drrag_cli.question import clean_text
 from drrag_cli.types import Document
+
+# pypdf logs what it repairs ("EOF marker not found"); with no handler Python printed it bare
+# on stderr, in the middle of the progress bar. A PDF it cannot read is skipped with its
+# reason (--verbose lists it), one it can read is indexed: the log line adds nothing.
+logging.getLogger("pypdf").addHandler(logging.NullHandler())
 
 # The readers' output version, kept in an index's manifest: when it changes, `drrag index`
 # reads every file again, changed bytes or not (passages whose text is the same keep their

@@ -264,3 +264,24 @@ def test_doctor_lists_formats_and_names_a_missing_parser(monkeypatch: pytest.Mon
     detail = doctor._formats()
     assert ".pptx" not in detail.split(";")[0]
     assert "not enabled (no parser): .pptx (python-pptx) (fix: pip install 'drrag-cli[office]')" in detail
+
+
+def test_a_damaged_pdf_is_skipped_without_pypdf_s_own_log_line(tmp_path: Path) -> None:
+    """pypdf logs "EOF marker not found" as it tries; with no handler Python printed that
+    bare on stderr in the middle of `drrag index`'s progress bar. (A fresh interpreter:
+    pytest's own log capture would hide the line.)"""
+    import subprocess
+
+    path = tmp_path / "broken.pdf"
+    path.write_bytes(b"%PDF-1.4\n1 0 obj <<>> endobj\ngarbage")
+    code = f"""
+from pathlib import Path
+from drrag_cli.ingest.loaders import SkipFile, load_bytes
+path = Path({str(path)!r})
+try:
+    load_bytes(path, path.read_bytes())
+except SkipFile as exc:
+    print(exc)
+"""
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
+    assert "unreadable PDF" in run.stdout and run.stderr == ""
