@@ -42,11 +42,18 @@ def bridge_question(question: str, entity: str, near: str | None = None, about: 
     names the entity), the description must share a content word with it: "What rate did
     Plover reach after [the autumn release]?" is not about the lead named in "Lead: Inês
     Carvalho". Words of ``about`` (the static document's title) do not count: every line
-    of the Tern retrospective is about Tern.
+    of the Tern retrospective is about Tern. A possessive description of the entity comes
+    first, also inside a definite one (:func:`_possessive`: "Where was the mother of
+    [Heron's lead engineer] born?").
     """
     question, entity = neutralise(question), neutralise(entity)
     if not entity or answer_options(question) or entity.lower() in question.lower():
         return None
+    return _possessive(question, entity, near, about) or _definite(question, entity, near, about)
+
+
+def _definite(question: str, entity: str, near: str | None, about: str) -> str | None:
+    """:func:`bridge_question` for a description that opens with a determiner."""
     words = question.rstrip(" ?").split()
     lower = [w.lower() for w in words]
     opens = lower[:1] if lower[:1] and lower[0] in _WH else lower[:2]
@@ -77,6 +84,51 @@ def bridge_question(question: str, entity: str, near: str | None = None, about: 
             return None  # the static document does not describe the entity this way
         at = _innermost(words, lower, i, len(words) - tail, near, about)
         return " ".join([*words[:at], entity, *words[len(words) - tail :]]) + "?"
+    return None
+
+
+# what a note says where it names the one a possessive describes: "Erik Hort's birthplace" is
+# where "Erik Hort was born", "Anna Benson's husband" whom she "married"
+_POSSESSED_AS = {"birthplace": "born", "hometown": "born", "spouse": "married", "husband": "married",
+                 "wife": "married", "employer": "works", "alma": "studied", "mater": "studied"}  # fmt: skip
+
+
+def _possessive(question: str, entity: str, near: str | None, about: str) -> str | None:
+    """"Where was [Heron's lead engineer] born?" → "Where was Tobias Lindqvist born?": the
+    static document's title (its core: "Heron: project overview" → Heron), with any
+    capitalised words before it ("Project Heron's"), possesses one or two words that the
+    document says where it names the entity ("Lead engineer | Tobias Lindqvist"; a
+    birthplace where someone "was born": :data:`_POSSESSED_AS`). Left alone: another
+    possessor, words the document does not say there, "What / Who is [Heron's lead]?",
+    which asks for the entity itself, and the object of an agent noun the document states
+    with its verb ("the leader of [the water board's flood team]", which "is led by" the
+    entity: :func:`_acts`)."""
+    title = WORD_RE.findall(core_title(about).lower())
+    if near is None or not title:
+        return None
+    said = content(near) - content(about)
+    words = question.rstrip(" ?").split()
+    for j, word in enumerate(words):
+        owner = _POSSESSIVE.sub("", word)
+        if owner == word or [w.lower() for w in [*words[j - len(title) + 1 : j], owner]] != title:
+            continue
+        start = j - len(title) + 1
+        while start > 1 and words[start - 1][:1].isupper():
+            start -= 1  # "Project Heron's"; never the question's first word
+        if start > 1 and words[start - 1].lower() in DETERMINERS:
+            start -= 1  # "[the Tidepool design's author]"
+        opening = [w.lower() for w in words[:start]]
+        if not opening or (opening[0] in _SUBJECT_WH and set(opening[1:]) <= _BE):
+            return None  # "What is [Heron's lead]?" asks for the lead
+        if opening[-1] in PREPOSITIONS and _acts(opening[-4:-1], near):
+            return None  # "the leader of [the water board's flood team]", "led by" him: he is the leader
+        for stop in (j + 3, j + 2):
+            possessed = [w.lower() for w in words[j + 1 : stop]]
+            if len(possessed) != stop - j - 1 or not all(w.isalpha() and w not in STOP for w in possessed):
+                continue
+            if content(" ".join(_POSSESSED_AS.get(w, w) for w in possessed)) <= said:
+                return " ".join([*words[:start], entity, *words[stop:]]) + "?"
+        return None
     return None
 
 

@@ -259,8 +259,9 @@ def test_a_title_the_question_does_not_describe_gives_way_to_the_name_it_does() 
          "Plover: project overview", "Which musical instrument does Inês Carvalho play?"),
         # no preposition or relative word between the determiner and the title
         ("When did the Plover lead start?", "| lead | inês carvalho |", "Plover: project overview", None),
-        # the title is followed by a possessive: the description goes on past it
-        ("What year did the city where Plover's lead lives end?", "| lead | inês carvalho |", "Plover", None),
+        # the title is followed by a possessive: the possessive is the entity (test_decompose_possessive)
+        ("What year did the city where Plover's lead lives end?", "| lead | inês carvalho |", "Plover",
+         "What year did the city where Inês Carvalho lives end?"),
         # the static document does not describe her as the question does
         ("What does the designer of Plover play?", "| lead | inês carvalho |", "Plover", None),
         # no verb phrase after the title
