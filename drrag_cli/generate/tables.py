@@ -234,7 +234,7 @@ def _attribute(question: str, docs: Sequence[tuple[str, str]]) -> Lookup | None:
     found: dict[str, Lookup] = {}
     for number, (title, text) in enumerate(docs):
         named = {w for w in WORD_RE.findall(title.lower()) if w not in STOP}
-        if not named or not named <= set(said):
+        if not named or not named <= set(said) or _about_the_possessed(question, title):
             continue
         asked = [w for w in said if w not in named]
         for key, value, kind in key_values(text):
@@ -242,6 +242,17 @@ def _attribute(question: str, docs: Sequence[tuple[str, str]]) -> Lookup | None:
             if 0 < len(keys) <= 3 and all(any(same_stem(k, w) for w in asked) for k in keys):
                 found.setdefault(value.lower(), Lookup(value, title, key, number, kind))
     return next(iter(found.values())) if len(found) == 1 else None
+
+
+_ASKS_ITSELF = re.compile(r"\s*(?:what|which|who)\s+(?:is|was|are|were)\s*$", re.IGNORECASE)
+
+
+def _about_the_possessed(question: str, title: str) -> bool:
+    """The question asks something of what the title possesses, not for it: "Where did
+    [Plover's lead] grow up?" is not answered with the Lead row's "Inês Carvalho (Porto)";
+    "What is [Inês Carvalho's Slack handle]?" and "Who is [Plover's lead]?" ask for it."""
+    possessed = re.search(rf"(?<!\w){re.escape(title.strip())}['’]s?(?!\w)", question, re.IGNORECASE)
+    return possessed is not None and not _ASKS_ITSELF.match(question[: possessed.start()])
 
 
 def same_stem(a: str, b: str) -> bool:

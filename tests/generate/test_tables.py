@@ -123,3 +123,15 @@ def test_a_when_question_reads_the_date_of_the_timeline_row_it_describes() -> No
 def test_a_bold_key_in_prose_ends_at_its_sentence() -> None:
     notes = "Kick-off. **Owner:** Tobias. Then we discussed the plan. - **Team:** Rui, J. Smith and Lotte."
     assert key_values(notes) == [("Owner", "Tobias", "list"), ("Team", "Rui, J. Smith and Lotte", "list")]
+
+
+def test_a_question_about_what_a_title_possesses_is_not_answered_with_it() -> None:
+    """"Where did Plover's lead grow up?" asks where she grew up, not who the lead is; the
+    Lead item answers "Who is Plover's lead?" and a possessed key asked for itself."""
+    from drrag_cli.generate.tables import lookup
+
+    plover = [("Plover", "- **Lead:** Inês Carvalho (Porto)\n- **Client contact:** Marijke Hoekstra")]
+    assert lookup("Who is Plover's lead?", plover).answer == "Inês Carvalho (Porto)"
+    assert lookup("What is Plover's client contact?", plover).answer == "Marijke Hoekstra"
+    assert lookup("Where did Plover's lead grow up?", plover) is None
+    assert lookup("Where was Plover's lead born?", plover) is None
