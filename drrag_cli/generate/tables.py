@@ -148,6 +148,8 @@ _AGENTS = (
 )
 _KEYS = frozenset(key for _verb, names in _AGENTS for key in names if " " not in key)
 _WHO = re.compile(r"^\s*who\b", re.I)
+_WHO_IS = re.compile(r"^\s*who\s+(?:is|was|are|were)\b", re.I)
+_PERSON = frozenset({"perso", "name", "who"})  # stems (bridges.content) of the column "Who is …?" reads
 _CLAUSE = re.compile(r"\b(?:that|which|who|whom|whose|where|when)\b", re.I)
 
 
@@ -206,6 +208,7 @@ def lookup(question: str, docs: Sequence[tuple[str, str]]) -> Lookup | None:
         return agent
     asked = words(question)
     agents = content(" ".join(_asked_agent(question)[0])) if _WHO.match(question) else set()  # owns → Owner
+    agents |= _PERSON if _WHO_IS.match(question) else set()  # "Who is Curlew's design lead?": its Person cell
     found: dict[str, Lookup] = {}
     for number, (_title, text) in enumerate(docs):
         for headers, rows, _start, _end in tables(text):

@@ -135,3 +135,17 @@ def test_a_question_about_what_a_title_possesses_is_not_answered_with_it() -> No
     assert lookup("What is Plover's client contact?", plover).answer == "Marijke Hoekstra"
     assert lookup("Where did Plover's lead grow up?", plover) is None
     assert lookup("Where was Plover's lead born?", plover) is None
+
+
+def test_who_is_a_role_reads_the_person_cell_of_that_role_s_row() -> None:
+    """A team table ("| Role | Person |") answers "Who is Curlew's design lead?"; a question
+    that asks what someone did ("Who founded ...?") is no identity question for it."""
+    from drrag_cli.generate.tables import lookup
+
+    brief = [("Curlew: project brief", "## Team\n\n| Role | Person |\n|---|---|\n| Product manager | Hannah Osei |\n"
+              "| Design lead | Aiko Tanabe |\n| Lead engineer | Wout Peeters |\n")]  # fmt: skip
+    assert lookup("Who is Curlew's design lead?", brief).answer == "Aiko Tanabe"
+    assert lookup("Who was the lead engineer on Curlew?", brief).answer == "Wout Peeters"
+    register = [("Clients", "| Client | Contact name |\n|---|---|\n| Kestrel Rail | Mira Holm |\n")]
+    assert lookup("Who is the contact of Kestrel Rail?", register).answer == "Mira Holm"
+    assert lookup("Who founded Kestrel Rail?", register) is None
