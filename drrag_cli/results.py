@@ -60,6 +60,7 @@ class AskResult:
             **({"compared": self.answer.compared.to_json()} if self.answer and self.answer.compared else {}),
             **({"looked_up": self.answer.looked_up.to_json()} if self.answer and self.answer.looked_up else {}),
             **({"picked": self.answer.picked.to_json()} if self.answer and self.answer.picked else {}),
+            **({"reasked": self.answer.reasked} if self.answer and self.answer.reasked else {}),
             "strategy": self.retrieval.strategy,
             "citations": self.citations(),
             "documents": self.documents(),

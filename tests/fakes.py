@@ -37,5 +37,5 @@ class ScriptedLLM:
     def render_chat(self, messages: list[dict[str, str]]) -> str:
         return "\n".join(f"<{m['role']}>{m['content']}" for m in messages)
 
-    def chat(self, messages: list[dict[str, str]], *, max_tokens: int, on_token=None, options=()) -> str:  # noqa: ANN001
+    def chat(self, messages: list[dict[str, str]], *, max_tokens: int, on_token=None, options=(), **held) -> str:  # noqa: ANN001
         return self.complete(self.render_chat(messages), max_tokens=max_tokens)

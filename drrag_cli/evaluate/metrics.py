@@ -13,6 +13,7 @@ import re
 import string
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
 
 _ARTICLES = re.compile(r"\b(a|an|the)\b")
 _PUNCT = frozenset(string.punctuation)
@@ -140,3 +141,22 @@ def summarise(rows: Iterable[Mapping[str, float]]) -> dict[str, float]:
         acc.add(row)
         n += 1
     return {"n": float(n), **acc.means()}
+
+
+def answer_fields(answer: Any, question: str, golds: Sequence[str]) -> dict[str, Any]:  # noqa: ANN401
+    """An eval record's fields for ``answer`` (a :class:`~drrag_cli.generate.answer.Answer`;
+    not imported: the generate package imports this one) to ``question``: the text, its
+    scores against ``golds``, and how it was reached."""
+    fields: dict[str, Any] = {"answer": answer.text, "trimmed": len(answer.trimmed), "supported": answer.supported}
+    fields["confidence"] = None if answer.confidence is None else round(answer.confidence, 4)
+    if answer.asked not in ("", question):
+        fields["asked"] = answer.asked  # answer.mode: decompose rewrote it
+    if answer.compared is not None:
+        fields["compared"] = answer.compared.to_json()  # answer.compare decided it in code
+    if answer.looked_up is not None:
+        fields["looked_up"] = answer.looked_up.to_json()  # read from a table in code
+    if answer.picked is not None:
+        fields["picked"] = answer.picked.to_json()  # the fed document the question asks for (.entity)
+    if answer.reasked:
+        fields["reasked"] = answer.reasked  # the first answer only echoed the question
+    return fields | answer_scores(answer.text, golds)

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 from drrag_cli.config import Settings
 from drrag_cli.errors import InputError
 from drrag_cli.evaluate.askable import askable
-from drrag_cli.evaluate.metrics import accuracy, answer_scores, recall
+from drrag_cli.evaluate.metrics import accuracy, answer_fields, recall
 from drrag_cli.evaluate.result import EvalInterrupted, EvalResult, aggregate
 from drrag_cli.evaluate.resume import OutDir
 from drrag_cli.index.paragraphs import ONE_PASSAGE_WORDS, corpus_sha, index_paragraphs, key_of
@@ -110,17 +110,7 @@ def evaluate_one(
     if retrieval.note is not None:
         record["stop_reason"] = retrieval.note.stop_reason
     if answer is not None:
-        record.update(answer=answer.text, trimmed=len(answer.trimmed), supported=answer.supported)
-        record["confidence"] = None if answer.confidence is None else round(answer.confidence, 4)
-        if answer.asked not in ("", ex.question):
-            record["asked"] = answer.asked  # answer.mode: decompose rewrote it
-        if answer.compared is not None:
-            record["compared"] = answer.compared.to_json()  # answer.compare decided it in code
-        if answer.looked_up is not None:
-            record["looked_up"] = answer.looked_up.to_json()  # read from a table in code
-        if answer.picked is not None:
-            record["picked"] = answer.picked.to_json()  # the fed document the question asks for (.entity)
-        record.update(answer_scores(answer.text, ex.answers))
+        record.update(answer_fields(answer, ex.question, ex.answers))
     return record
 
 

@@ -1,4 +1,5 @@
-"""One LLM call: fit the passages into n_ctx, prompt, post-process the answer.
+"""One LLM call (two when the first answer only echoes the question): fit the passages
+into n_ctx, prompt, post-process the answer.
 
 Passages arrive best-first. When the prompt would not fit in ``n_ctx - max_tokens``
 the lowest-ranked passages are dropped (and reported in :attr:`Answer.trimmed`); when
@@ -35,6 +36,7 @@ from drrag_cli.generate.prompts import (
 )
 from drrag_cli.generate.sections import read_section
 from drrag_cli.generate.statements import read_count, read_definition, read_release, read_statement
+from drrag_cli.generate.support import echoes, echoes_either, fed_texts, is_supported, supported_part
 from drrag_cli.generate.tables import Lookup, lookup
 from drrag_cli.types import Passage
 
@@ -67,6 +69,7 @@ class Generator(Protocol):
         options: Sequence[str] = (),
         spans: Sequence[str] = (),
         not_first: Sequence[str] = (),
+        avoid: Sequence[str] = (),
     ) -> str: ...
 
     def render_chat(self, messages: list[dict[str, str]]) -> str: ...
@@ -78,6 +81,7 @@ class Generator(Protocol):
         max_tokens: int,
         on_token: Callable[[str], None] | None = None,
         options: Sequence[str] = (),
+        avoid: Sequence[str] = (),
     ) -> str: ...
 
 
@@ -108,14 +112,19 @@ class Answer:
     strayed: bool = False
     # the model copied a sentence; the fed document the question asks for is the answer (.entity)
     picked: Picked | None = None
+    # the model's first answer, which only echoed the question; the answer is its second
+    # one, which may not start the same way (:func:`answer_again`)
+    reasked: str = ""
 
     @property
     def supported(self) -> bool:
         """Whether the answer is grounded in what the model read (:func:`is_supported`), is
         more than an echo of the question (:func:`echoes`) and, when the model could only
         pick a year or number the text states, stands beside the question's words
-        (:func:`.evidence.beside_question`). A copied answer the model strayed from is not."""
-        if self.strayed or not is_supported(self.text, fed_texts(self.passages)) or self.echoed:
+        (:func:`.evidence.beside_question`). A copied answer the model strayed from is not,
+        nor the second choice of a model whose first answer only echoed the question: over
+        five benchmark sets 5 of 37 such second answers were right (docs/BENCHMARKS.md)."""
+        if self.strayed or self.reasked or not is_supported(self.text, fed_texts(self.passages)) or self.echoed:
             return False
         return not self.typed or beside_question(self.text, self.asked, self.passages)
 
@@ -137,46 +146,6 @@ class Answer:
         if (self.llm_calls == 0 and self.looked_up is None) or self.compared is not None or table or not self.supported:
             return None
         return evidence(self.text, self.asked, self.passages)
-
-
-def fed_texts(passages: Sequence[Passage]) -> list[str]:
-    """Each passage's title and text, as :func:`is_supported` looks for an answer in them."""
-    return [f"{p.title} {p.text}" for p in passages]
-
-
-def is_supported(answer: str, texts: Sequence[str]) -> bool:
-    """True when the short answer is yes/no, or its normalised words stand, in order, in
-    the normalised fed text. A base model that copies a few-shot example, names something
-    from its own memory or rambles fails this check; the CLI marks such answers."""
-    from drrag_cli.evaluate.metrics import normalize_answer, stands_in
-
-    norm = normalize_answer(answer)
-    if norm in ("yes", "no"):
-        return True
-    if not norm or answer == FALLBACK_ANSWER:
-        return False
-    return any(stands_in(norm, text) for text in texts)
-
-
-def echoes(answer: str, question: str) -> bool:
-    """True when an open question's answer only repeats words of the question, in order:
-    "Which client is the Plover pipeline built for?" → "Plover". Two-sided and yes/no
-    questions name their answers (:func:`answer_options`), so they never echo."""
-    from drrag_cli.evaluate.metrics import normalize_answer, stands_in
-
-    norm = normalize_answer(answer)
-    if not norm or not question or answer_options(question):
-        return False
-    return stands_in(norm, question)
-
-
-def supported_part(answer: str, texts: Sequence[str]) -> str:
-    """``answer`` cut to its first comma-separated part when only that part is in the fed
-    text: a small model appends what it knows ("Uppsala, Sweden") to what it read."""
-    head = answer.split(",")[0].strip()
-    if head and head != answer.strip() and not is_supported(answer, texts) and is_supported(head, texts):
-        return head
-    return answer
 
 
 def _docs(passages: Sequence[Passage], flagged: frozenset[int] = frozenset()) -> list[tuple[str, str]]:
@@ -263,12 +232,12 @@ def generate_answer(
     if compared is not None or looked is not None:
         seconds = time.perf_counter() - start
         decided = _decided(question, list(shown[:keep]), trimmed, suspicious, seconds, compared, looked, rewritten_from)
-        if on_token is not None:
-            on_token(decided.text)
-        return decided
+        return _streamed(decided, on_token)
     fed = [f"{title} {text}" for title, text in docs]
     allowed = options or (typed_options(f"{question} {rewritten_from}", fed) if style.constrain else ())
     raw = _ask_model(llm, question, docs, prompt, max_tokens, stream, allowed, style, copy)
+    asked = (question, rewritten_from)  # an answer that only echoes it is asked for once more
+    raw, reasked, calls = _unless_echo(llm, asked, docs, prompt, max_tokens, raw, style, copy, allowed)
     elapsed = time.perf_counter() - start
     text, picked = _answer_text(question, raw, fed, docs, pick=decide_comparisons and not allowed)
     withheld = ""
@@ -279,12 +248,58 @@ def generate_answer(
     truncated = docs[-1][1] != _docs(shown[keep - 1 : keep], flagged)[0][1]
     call = getattr(llm, "last_call", None)
     return Answer(
-        text=text, passages=list(shown[:keep]), trimmed=trimmed, prompt=prompt, llm_calls=1, generate_s=elapsed,
+        text=text, passages=list(shown[:keep]), trimmed=trimmed, prompt=prompt, llm_calls=calls, generate_s=elapsed,
         prompt_tokens=tokens, truncated=truncated, raw=raw, asked=question, original=rewritten_from,
         suspicious=suspicious, withheld=withheld,
         typed=bool(allowed) and not options, confidence=getattr(call, "least_prob", None),
-        strayed=getattr(call, "strayed", False) and picked is None, picked=picked,
+        strayed=getattr(call, "strayed", False) and picked is None, picked=picked, reasked=reasked,
     )  # fmt: skip
+
+
+def _streamed(answer: Answer, on_token: Callable[[str], None] | None) -> Answer:
+    """``answer``, its text given to ``on_token`` first (an answer decided without streaming)."""
+    if on_token is not None:
+        on_token(answer.text)
+    return answer
+
+
+def _unless_echo(
+    llm: Generator, asked: tuple[str, str], docs: list[tuple[str, str]], prompt: str, max_tokens: int, raw: str,
+    style: PromptStyle, copy: bool, allowed: Sequence[str],
+) -> tuple[str, str, int]:
+    """(the raw answer, the echo it replaced or "", the model calls spent): a free first
+    answer (no ``allowed`` options) that only echoes the question is asked once more
+    (:func:`answer_again`)."""
+    question, original = asked
+    fed = [f"{title} {text}" for title, text in docs]
+    if allowed or not echoes_either(_cleaned(question, raw, fed), question, original):
+        return raw, "", 1
+    first = getattr(llm, "last_call", None)
+    again = _ask_model(llm, question, docs, prompt, max_tokens, None, (), style, copy, avoid=(raw,))
+    return (*answer_again(raw, again, asked, fed, first, llm), 2)
+
+
+def answer_again(
+    raw: str, again: str, asked: tuple[str, str], fed: list[str], first: object, llm: Generator
+) -> tuple[str, str]:
+    """(the raw answer to keep, the echo it replaced or ""). A first answer that only echoed
+    the question ("Whose sister played Susie in Miracle on 34th Street?" → "Susie") was
+    asked once more, the model barred from starting it the same way (:class:`.sampling.Avoid`);
+    the second answer stands when it is something and no echo itself, else the first
+    stands, with its own call's record (``llm.last_call``) put back. ``asked``: the question
+    as asked and as the user wrote it (:func:`echoes_either`)."""
+    question, original = asked
+    text = _cleaned(question, again, fed)
+    if text and text != FALLBACK_ANSWER and not echoes_either(text, question, original):
+        return again, _cleaned(question, raw, fed)
+    if first is not None and hasattr(llm, "last_call"):
+        llm.last_call = first  # type: ignore[attr-defined]
+    return raw, ""
+
+
+def _cleaned(question: str, raw: str, fed: list[str]) -> str:
+    """The model's answer cleaned and cut to what the fed text supports."""
+    return supported_part(named_part(question, place_answer(question, clean_answer(raw))), fed)
 
 
 def _answer_text(
@@ -292,7 +307,7 @@ def _answer_text(
 ) -> tuple[str, Picked | None]:
     """The model's answer cleaned and cut to what the fed text supports; with ``pick``, a
     copied sentence gives way to the fed document the question asks for (:mod:`.entity`)."""
-    text = supported_part(named_part(question, place_answer(question, clean_answer(raw))), fed)
+    text = _cleaned(question, raw, fed)
     picked = asked_document(question, text, docs) if pick else None
     return (picked.document, picked) if picked is not None else (text, None)
 
@@ -319,12 +334,15 @@ def read_in_code(question: str, docs: list[tuple[str, str]]) -> Lookup | None:
 def _ask_model(
     llm: Generator, question: str, docs: list[tuple[str, str]], prompt: str, max_tokens: int,
     stream: Callable[[str], None] | None, allowed: Sequence[str], style: PromptStyle, copy: bool,
+    avoid: Sequence[str] = (),
 ) -> str:
-    """The one model call: chat with an instruct model's template, else a completion whose
-    free answer (no ``allowed`` options) is copied from the fed lines when ``copy``."""
+    """The model call: chat with an instruct model's template, else a completion whose
+    free answer (no ``allowed`` options) is copied from the fed lines when ``copy``; never
+    starting as an ``avoid`` answer did."""
+    held: dict[str, Sequence[str]] = {"avoid": avoid} if avoid else {}  # a Generator without them still works
     if llm.has_chat_template:
-        return llm.chat(chat_messages(question, docs, style), max_tokens=max_tokens, on_token=stream, options=allowed)
-    held: dict[str, Sequence[str]] = {}  # a Generator without spans still works
+        messages = chat_messages(question, docs, style)
+        return llm.chat(messages, max_tokens=max_tokens, on_token=stream, options=allowed, **held)
     if copy and not allowed:
         held["spans"] = document_lines(docs)
         if not answer_options(question):  # "D1NZ is a series based on what technique?" is not answered "No"

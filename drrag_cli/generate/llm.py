@@ -20,7 +20,7 @@ from drrag_cli.errors import ModelError
 from drrag_cli.generate.embedded import FIX_HINT, default_model_path
 from drrag_cli.generate.perf import CallStats, amx_cpu, cores, plain_cpu_buffers, quiet_stderr, threads_now
 from drrag_cli.generate.prompts import DOCS_OPEN
-from drrag_cli.generate.sampling import SpanOnly, end_tokens, sampling_kwargs
+from drrag_cli.generate.sampling import Avoid, SpanOnly, end_tokens, sampling_kwargs
 
 BEST = "best"  # llm.model_path: the strongest installed model (drrag models install NAME)
 _GGUF_MAGIC = b"GGUF"
@@ -187,11 +187,13 @@ class LocalLLM:
         options: Sequence[str] = (),
         spans: Sequence[str] = (),
         not_first: Sequence[str] = (),
+        avoid: Sequence[str] = (),
     ) -> str:
         """Greedy-ish completion of ``prompt``; streams pieces through ``on_token``. With
         ``options`` a llama.cpp grammar lets the model write only one of them; with
         ``spans`` (and no options) it may only copy a run of one of those texts, never
-        just a word of ``not_first`` (:meth:`.sampling.SpanOnly.of`).
+        just a word of ``not_first`` (:meth:`.sampling.SpanOnly.of`), and never start as
+        an ``avoid`` answer did (:class:`.sampling.Avoid`).
 
         ``prompt`` is tokenised as plain text: a document that contains ``<start_of_turn>``
         or ``<|im_end|>`` gets the characters, never the model's control token (llama.cpp
@@ -200,7 +202,7 @@ class LocalLLM:
         tokens = self._tokens(prompt, bos=True)
         cut = prompt.rfind(DOCS_OPEN)
         fixed = kv_cache.common_prefix(self._tokens(prompt[:cut], bos=True), tokens) if cut > 0 else 0
-        return self._generate(tokens, max_tokens, stop, on_token, options, fixed, spans, not_first)
+        return self._generate(tokens, max_tokens, stop, on_token, options, fixed, spans, not_first, avoid)
 
     def _generate(
         self,
@@ -212,16 +214,14 @@ class LocalLLM:
         fixed: int = 0,
         spans: Sequence[str] = (),
         not_first: Sequence[str] = (),
+        avoid: Sequence[str] = (),
     ) -> str:
         """Complete ``tokens``; ``tokens[:fixed]`` (the instruction and examples before the
         question's documents) is evaluated apart and kept between answers (:func:`.kv_cache.prepare`)."""
         model = self.model  # loads (quietly) before anything is streamed
-        copy = None
-        if spans and not options:
-            text_of = lambda t: model.detokenize([t]).decode("utf-8", "replace")  # noqa: E731
-            self._end_tokens = self._end_tokens or end_tokens(self._tokens, model.token_eos())
-            copy = SpanOnly.of(spans, self._tokens, text_of, self._end_tokens, len(tokens), not_first)
-        kwargs, least = sampling_kwargs(options, self.settings.temperature, copy)
+        copy = self._copy_only(spans, len(tokens), not_first) if spans and not options else None
+        shun = Avoid.of(avoid, self._tokens, len(tokens)) if avoid and not options else None
+        kwargs, least = sampling_kwargs(options, self.settings.temperature, copy, shun)
         kwargs.update(max_tokens=max_tokens, stop=stop or [])
         keep = _keeps_state(model, tokens, fixed)
         from llama_cpp import llama_perf_context, llama_perf_context_reset, llama_set_n_threads
@@ -262,6 +262,13 @@ class LocalLLM:
         if keep:
             kv_cache.save(model, model.drrag_kv_path, fixed)
         return text
+
+    def _copy_only(self, spans: Sequence[str], prompt_len: int, not_first: Sequence[str]) -> SpanOnly:
+        """The logits processor that holds a free answer to runs of ``spans`` (:class:`.sampling.SpanOnly`)."""
+        model = self.model
+        text_of = lambda t: model.detokenize([t]).decode("utf-8", "replace")  # noqa: E731
+        self._end_tokens = self._end_tokens or end_tokens(self._tokens, model.token_eos())
+        return SpanOnly.of(spans, self._tokens, text_of, self._end_tokens, prompt_len, not_first)
 
     def render_chat(self, messages: list[dict[str, str]]) -> str:
         """The GGUF's own chat template applied to ``messages`` (generation prompt added).
@@ -315,12 +322,14 @@ class LocalLLM:
         max_tokens: int,
         on_token: Callable[[str], None] | None = None,
         options: Sequence[str] = (),
+        avoid: Sequence[str] = (),
     ) -> str:
-        """Render ``messages`` with the GGUF template and complete up to end-of-turn."""
+        """Render ``messages`` with the GGUF template and complete up to end-of-turn, never
+        starting as an ``avoid`` answer did."""
         _, eos = self._special_texts()
         stop = [s for s in (eos, "<end_of_turn>", "<|im_end|>", "<|eot_id|>") if s]
         tokens, fixed = self._chat_tokens(messages)
-        return self._generate(tokens, max_tokens, stop, on_token, options, fixed)
+        return self._generate(tokens, max_tokens, stop, on_token, options, fixed, avoid=avoid)
 
     def _special_texts(self) -> tuple[str, str]:
         model = self.model

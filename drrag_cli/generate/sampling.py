@@ -10,16 +10,18 @@ lowest probability of a token the model chose (``"confidence"`` in ``--json`` an
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 
 def sampling_kwargs(
-    options: Sequence[str], temperature: float, copy: SpanOnly | None = None
+    options: Sequence[str], temperature: float, copy: SpanOnly | None = None, avoid: Avoid | None = None
 ) -> tuple[dict[str, Any], LeastProb | None]:
     """``create_completion`` keyword arguments for one answer (a grammar for ``options``,
-    else a :class:`LeastProb` watcher when decoding is greedy, after ``copy`` when the
-    answer must be a span of the fed text) and that watcher."""
+    else a :class:`LeastProb` watcher when decoding is greedy, after ``avoid`` and ``copy``
+    when the answer may not start as an earlier one did or must be a span of the fed text)
+    and that watcher."""
     kwargs: dict[str, Any] = {"temperature": temperature}
     if options:
         kwargs["grammar"] = grammar(options)
@@ -29,8 +31,46 @@ def sampling_kwargs(
     from llama_cpp import LogitsProcessorList
 
     least = LeastProb()
-    kwargs["logits_processor"] = LogitsProcessorList([least] if copy is None else [copy, least])
+    kwargs["logits_processor"] = LogitsProcessorList([p for p in (avoid, copy) if p is not None] + [least])
     return kwargs, least
+
+
+_LEAD = re.compile(r"\s*(?:(?:the|a|an)\s+)?", re.IGNORECASE)
+
+
+class Avoid:
+    """A llama.cpp logits processor that keeps an answer from starting as an earlier one did:
+    the tokens up to the first one of its first word past "the" / "a" / "an" are never
+    written again, in either case of that word's first letter. A second answer to a
+    question whose first answer only echoed it ("Whose sister played Susie …?" → "Susie")
+    is the model's next choice, not the same words again (.answer)."""
+
+    def __init__(self, prefixes: Iterable[Sequence[int]], prompt_len: int) -> None:
+        self.prefixes = [list(p) for p in prefixes if p]
+        self.prompt_len = prompt_len
+
+    @classmethod
+    def of(cls, answers: Sequence[str], tokenize: Callable[[str], list[int]], prompt_len: int) -> Avoid:
+        """For earlier ``answers`` as the model wrote them (a completion's with its leading space)."""
+        prefixes = []
+        for answer in answers:
+            lead = _LEAD.match(answer)
+            start = lead.end() if lead else 0
+            if start >= len(answer):
+                continue
+            head = answer[:start].rstrip()
+            before = len(tokenize(head)) if head.strip() else 0
+            for first in {answer[start].lower(), answer[start].upper()}:
+                tokens = tokenize(answer[:start] + first + answer[start + 1 :])
+                prefixes.append(tokens[: before + 1])
+        return cls(prefixes, prompt_len)
+
+    def __call__(self, input_ids: Any, scores: Any) -> Any:
+        written = [int(t) for t in input_ids[self.prompt_len :]]
+        for prefix in self.prefixes:
+            if len(prefix) == len(written) + 1 and prefix[:-1] == written:
+                scores[prefix[-1]] = -float("inf")
+        return scores
 
 
 class LeastProb:

@@ -132,6 +132,7 @@ def answer_view(doc: dict[str, Any]) -> Any:
         compared=doc.get("compared"),
         looked_up=doc.get("looked_up"),
         picked=doc.get("picked"),
+        reasked=doc.get("reasked", ""),
         suspicious=suspicious,
         withheld=doc.get("withheld_answer", ""),
         supported=doc.get("supported", False),

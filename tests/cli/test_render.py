@@ -60,3 +60,13 @@ def test_a_picked_document_says_the_model_copied_a_sentence(capsys: pytest.Captu
     print_answer(answer_view(_doc("Larnelle Harris", picked=picked)))
     out = " ".join(capsys.readouterr().out.split())
     assert "the model copied a sentence; the answer is the one source that is a singer" in out
+
+
+def test_a_second_choice_after_an_echo_is_marked_and_names_the_echo(capsys: pytest.CaptureFixture[str]) -> None:
+    """The model's first answer only repeated the question; its second is not vouched for."""
+    from drrag_cli.cli.render import print_answer
+
+    print_answer(answer_view(_doc("Lana Wood", supported=False, reasked="Susie")))
+    out = " ".join(capsys.readouterr().out.split())
+    first = "(its first, 'Susie', only repeated the question)"
+    assert f"unsupported: the answer is the model's second choice {first}" in out

@@ -197,3 +197,39 @@ def test_an_answer_that_repeats_the_question_as_written_is_not_supported_after_a
     club[0].text = text.replace("'s childhood home is", " grew up")  # read in code: still the question as written
     read = generate_answer(fake, "Where did Marisol Okonkwo grow up?", club, rewritten_from=written)
     assert read.looked_up is not None and read.text == "Tamale" and read.original == written and read.llm_calls == 0
+
+
+class Scripted(FakeGenerator):
+    """Answers from a list, one per call, and keeps what each call was barred from."""
+
+    def __init__(self, outputs: list[str], chat: bool = False) -> None:
+        super().__init__(chat=chat)
+        self.outputs, self.avoided = outputs, []
+
+    def complete(self, prompt: str, *, max_tokens: int, stop=None, on_token=None, options=(), **held) -> str:
+        self.avoided.append(tuple(held.get("avoid", ())))
+        self.calls.append(("complete", prompt))
+        return self.outputs.pop(0)
+
+    def chat(self, messages, *, max_tokens: int, on_token=None, options=(), **held):
+        return self.complete(self.render_chat(messages), max_tokens=max_tokens, **held)
+
+
+def test_an_echoed_answer_is_asked_once_more_and_never_started_the_same_way() -> None:
+    """"Susie" only repeats the question: the model is asked again, barred from starting
+    with it, and its next choice stands; an echo again (or nothing) leaves the first one,
+    two calls spent; an answer that is no echo is asked once."""
+    text = "Natalie Wood played Susie Walker. Her younger sister Lana Wood is also an actress."
+    doc = [Passage(source="wood.md", title="Natalie Wood", text=text, ordinal=0, char_start=0, char_end=len(text))]
+    question = "Whose sister played Susie in Miracle on 34th Street?"
+    for chat in (False, True):
+        fake = Scripted([" Susie", " Lana Wood"], chat=chat)
+        answer = generate_answer(fake, question, doc)
+        assert (answer.text, answer.reasked, answer.llm_calls) == ("Lana Wood", "Susie", 2)
+        assert fake.avoided == [(), (" Susie",)] and not answer.supported  # a second choice is not vouched for
+    again = generate_answer(Scripted([" Susie", " Susie Walker"]), question, doc)  # "Susie Walker" is no echo
+    assert again.text == "Susie Walker" and again.reasked == "Susie"
+    stuck = generate_answer(Scripted([" Susie", " Miracle"]), question, doc)
+    assert (stuck.text, stuck.reasked, stuck.llm_calls) == ("Susie", "", 2) and stuck.echoed
+    once = Scripted([" Lana Wood"])
+    assert generate_answer(once, question, doc).llm_calls == 1 and once.avoided == [()]

@@ -127,3 +127,21 @@ def test_an_open_answer_is_never_a_bare_yes_or_no() -> None:
     assert sorted(np.flatnonzero(np.isfinite(copy(np.array([5]), scores.copy())))) == [0, 3]  # later: allowed
     plain = SpanOnly([[3, 5]], ends=[0], prompt_len=0, capital={3: 4}, not_first=[3, 4], titled=[4])
     assert sorted(np.flatnonzero(np.isfinite(plain(np.array([]), scores.copy())))) == [0, 5]  # " no" only in text
+
+
+def test_a_second_answer_never_starts_as_the_echoed_one_did() -> None:
+    """" Susie" (tokens 5, 6) was the first answer: token 5 may not open the second, in
+    either case of its first letter; " the line" (3, 7) bars only " line" after " the"."""
+    from drrag_cli.generate.sampling import Avoid
+
+    vocab = {" Susie": [5, 6], " susie": [8, 6], " the": [3], " the line": [3, 7], " the Line": [3, 9]}
+    avoid = Avoid.of([" Susie", " the line"], lambda text: vocab[text], prompt_len=1)
+    scores = np.zeros(10, dtype=np.float32)
+    first = avoid(np.array([2]), scores.copy())
+    assert sorted(np.flatnonzero(~np.isfinite(first))) == [5, 8]  # " Susie" / " susie", not " the"
+    after_the = avoid(np.array([2, 3]), scores.copy())
+    assert sorted(np.flatnonzero(~np.isfinite(after_the))) == [7, 9]  # " the Yamanote Line" may follow
+    assert np.isfinite(avoid(np.array([2, 4]), scores.copy())).all()  # another start: nothing barred
+    shun = Avoid([[5]], prompt_len=0)
+    kwargs, least = sampling_kwargs((), 0.0, None, shun)
+    assert list(kwargs["logits_processor"]) == [shun, least]  # before the copy rule and the watcher
