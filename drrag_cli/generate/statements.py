@@ -6,7 +6,7 @@ Gemma-3-270M, held to copying the fed text, often copies the line that holds the
 instead of the answer: asked "Where was Inês Carvalho born?" over her profile it wrote
 "Inês was born in Braga and studied computer engineering at …", or her table's first row.
 When the question is a plain "Where / When / By whom was <Name> <verb>?" or "Where /
-When did <Name> <verb> [its object]?" or "What did <Name> <verb>?", and the fed
+When did <Name> <verb> [its object]?" or "What / Which <kind> did <Name> <verb>?", and the fed
 sentences about that name state the verb with one value after it ("born in Braga",
 "founded in 1998", "directed by Steven Spielberg", "studied economics at KU Leuven",
 "studied history in Leiden", "runs the plant nursery"), that value is the answer, as a
@@ -45,7 +45,8 @@ _ASKED = re.compile(
 # study history?", "When did Tobias move to Belgium?", "What does Ana Ruiz run?": a verb in
 # its plain form, perhaps its object (up to three words)
 _DID = re.compile(
-    r"^\s*(?P<wh>where|when|what)\s+(?:did|does|do)\s+(?P<subject>[A-Z].*?)\s+(?P<verb>(?-i:[a-z]+))"
+    r"^\s*(?P<wh>where|when|what|(?:what|which)\s+(?P<kind>(?-i:[a-z]+)(?:\s+(?-i:[a-z]+))?))"
+    r"\s+(?:did|does|do)\s+(?P<subject>[A-Z].*?)\s+(?P<verb>(?-i:[a-z]+))"
     r"(?P<up>\s+up)?(?P<object>(?:\s+[\w'’-]+){0,3}?)\s*\??\s*$",
     re.IGNORECASE,
 )
@@ -86,6 +87,8 @@ def read_statement(question: str, docs: Sequence[tuple[str, str]]) -> Lookup | N
     if shape is None:
         return None
     wh = shape.group("wh").lower().split()[-1].replace("whom", "who").replace("year", "when")
+    if did is not None and did.group("kind"):  # "Which instrument does Priya play?"; "What year did … move?"
+        wh = "when" if did.group("kind").lower().endswith("year") else "what"
     if asked is not None and wh not in _BETWEEN:  # "Which client is Plover built for?"
         return _read_kind(asked, docs)
     subject, verb = shape.group("subject"), shape.group("verb").lower()

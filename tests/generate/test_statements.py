@@ -238,3 +238,15 @@ def test_a_definition_may_follow_an_aside_or_the_full_name_in_the_name_s_own_doc
     read = read_definition("What is Shirley Temple?", [lake, temple])
     assert read is not None and (read.answer, read.document) == ("an American actress", 1)
     assert read_definition("What is Shirley Temple?", [lake]) is None  # another document's longer name
+
+
+def test_which_kind_does_a_name_verb_reads_what_follows_the_verb() -> None:
+    """"Which instrument does Priya Raman play?" over "Priya plays the veena and performs …"
+    (Gemma answered "Carnatic music"); "What year did … ?" reads the year; an object after
+    the verb ("play for") is no such question."""
+    priya = ("Priya Raman", "Priya was born in Coimbatore. Priya plays the veena and performs with an ensemble. "
+             "She moved to Ghent in 2019.")  # fmt: skip
+    for question in ("Which instrument does Priya Raman play?", "What musical instrument does Priya Raman play?"):
+        assert read_statement(question, [priya]).answer == "the veena"  # type: ignore[union-attr]
+    assert read_statement("What year did Priya Raman move to Ghent?", [priya]).answer == "2019"  # type: ignore[union-attr]
+    assert read_statement("Which ensemble does Priya Raman play with?", [priya]) is None
