@@ -65,11 +65,16 @@ def dev500(args: argparse.Namespace) -> dict[str, Any]:
     pipe = Pipeline(settings)
     pipe.ask(questions[0], strategy=args.strategy)  # load every model once
     stages: dict[str, list[float]] = {"retrieve_s": [], "classify_s": [], "generate_s": [], "total_s": []}
+    calls: dict[int, int] = {}  # model calls per answer: 0 read in code, 2 asked once more after an echo
     for q in questions:
         result = pipe.ask(q, strategy=args.strategy)
         for key in stages:
             stages[key].append(result.timings[key])
-    warm = {k: {"p50": round(statistics.median(v), 3), "p95": round(pct(v, 0.95), 3)} for k, v in stages.items()}
+        calls[result.llm_calls] = calls.get(result.llm_calls, 0) + 1
+    warm: dict[str, Any] = {
+        k: {"p50": round(statistics.median(v), 3), "p95": round(pct(v, 0.95), 3)} for k, v in stages.items()
+    }
+    warm["answers_by_llm_calls"] = dict(sorted(calls.items()))
     cold = []
     for q in questions[: args.cold]:
         t0 = time.perf_counter()

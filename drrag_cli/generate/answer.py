@@ -123,7 +123,7 @@ class Answer:
         pick a year or number the text states, stands beside the question's words
         (:func:`.evidence.beside_question`). A copied answer the model strayed from is not,
         nor the second choice of a model whose first answer only echoed the question: over
-        five benchmark sets 5 of 37 such second answers were right (docs/BENCHMARKS.md)."""
+        five benchmark sets 6 of 39 such second answers were right (docs/BENCHMARKS.md)."""
         if self.strayed or self.reasked or not is_supported(self.text, fed_texts(self.passages)) or self.echoed:
             return False
         return not self.typed or beside_question(self.text, self.asked, self.passages)

@@ -217,7 +217,9 @@ class LocalLLM:
         avoid: Sequence[str] = (),
     ) -> str:
         """Complete ``tokens``; ``tokens[:fixed]`` (the instruction and examples before the
-        question's documents) is evaluated apart and kept between answers (:func:`.kv_cache.prepare`)."""
+        question's documents) is evaluated apart and kept between answers (:func:`.kv_cache.prepare`).
+        A second ask of the same prompt (``avoid``) keeps the cells the first one left and
+        replays only the prompt's last token: ~1 s less per echoed answer on 2 cores."""
         model = self.model  # loads (quietly) before anything is streamed
         copy = self._copy_only(spans, len(tokens), not_first) if spans and not options else None
         shun = Avoid.of(avoid, self._tokens, len(tokens)) if avoid and not options else None
@@ -229,7 +231,8 @@ class LocalLLM:
         threads = threads_now(self.settings.threads)
         llama_set_n_threads(model.ctx, threads, threads)
         start = time.perf_counter()
-        kv_cache.prepare(model, tokens, fixed)
+        if not (avoid and kv_cache.shared(model, tokens) >= len(tokens)):  # asked again: the prompt's cells stay
+            kv_cache.prepare(model, tokens, fixed)
         reused = min(kv_cache.shared(model, tokens), len(tokens) - 1)  # as llama-cpp-python reuses it
         llama_perf_context_reset(model.ctx)
         try:

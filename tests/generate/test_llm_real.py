@@ -246,3 +246,22 @@ def test_every_word_an_open_answer_may_not_be_is_one_gemma_token(llm: LocalLLM) 
     tokens = lambda s: list(model.tokenize(s.encode(), add_bos=False))  # noqa: E731
     copy = SpanOnly.of(["He founded it."], tokens, text_of, [model.token_eos()], 0, NOT_AN_OPEN_ANSWER)
     assert len(copy.not_first) == 2 * len(NOT_AN_OPEN_ANSWER)
+
+
+def test_a_second_ask_starts_otherwise_and_reads_no_prompt_again(llm: LocalLLM) -> None:
+    """After an answer, the same prompt asked with ``avoid`` keeps every cell but the last
+    prompt token's and may not start as the first answer did; the next question's prompt
+    is evaluated from the fixed prefix as always."""
+    from drrag_cli.generate.prompts import DEFAULT_STYLE, completion_prompt, document_lines
+
+    docs = [("Miracle on 34th Street", "The 1947 film stars Natalie Wood as Susie Walker."),
+            ("Natalie Wood", "Natalie Wood was an American actress. Her sister Lana Wood is one too.")]  # fmt: skip
+    prompt = completion_prompt("Whose sister played Susie?", docs, DEFAULT_STYLE)
+    first = llm.complete(prompt, max_tokens=12, stop=["\n"], spans=document_lines(docs))
+    again = llm.complete(prompt, max_tokens=12, stop=["\n"], spans=document_lines(docs), avoid=(first,))
+    call = llm.last_call
+    assert call is not None and call.evaluated_tokens == 1 and call.reused_tokens == call.prompt_tokens - 1
+    assert again.split()[:1] != first.split()[:1]
+    later = completion_prompt("Who played Susie?", docs, DEFAULT_STYLE)
+    llm.complete(later, max_tokens=12, stop=["\n"], spans=document_lines(docs))
+    assert llm.last_call is not None and llm.last_call.evaluated_tokens < llm.last_call.prompt_tokens - 1
