@@ -87,12 +87,16 @@ def common_prefix(a: list[int], b: list[int]) -> int:
     return n
 
 
-def prepare(model: Any, tokens: list[int], fixed: int) -> None:  # noqa: ANN401
+def prepare(model: Any, tokens: list[int], fixed: int, again: bool = False) -> None:  # noqa: ANN401
     """Leave exactly ``tokens[:fixed]`` in ``model``'s KV cells, evaluated on their own from
     position 0, so that the completion evaluates the rest in one go from ``fixed``: kept
     when the cells already hold that prefix computed this way (``drrag_prefix``), else
     computed now. ``fixed`` = 0 (a prompt without documents): llama-cpp-python's own
-    prefix reuse, as before."""
+    prefix reuse, as before. ``again`` (the same prompt asked once more, after an echo):
+    when the cells hold the whole prompt they stay, and llama-cpp-python replays only its
+    last token."""
+    if again and shared(model, tokens) >= len(tokens):
+        return
     have = getattr(model, "drrag_prefix", 0)
     if not fixed:
         model.drrag_prefix = 0  # what this prompt leaves in the cells is no canonical prefix

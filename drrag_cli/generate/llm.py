@@ -231,8 +231,7 @@ class LocalLLM:
         threads = threads_now(self.settings.threads)
         llama_set_n_threads(model.ctx, threads, threads)
         start = time.perf_counter()
-        if not (avoid and kv_cache.shared(model, tokens) >= len(tokens)):  # asked again: the prompt's cells stay
-            kv_cache.prepare(model, tokens, fixed)
+        kv_cache.prepare(model, tokens, fixed, again=bool(avoid))
         reused = min(kv_cache.shared(model, tokens), len(tokens) - 1)  # as llama-cpp-python reuses it
         llama_perf_context_reset(model.ctx)
         try:
