@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Every number in docs/BENCHMARKS.md comes from this script (run on a quiet machine).
-#   bash benchmarks/run_all.sh [step...]     steps: index retrieval ask sample gemma qwen dslr-tune dslr-floor methods methods-qwen links answers kb hostile cold linked profiles facts
+#   bash benchmarks/run_all.sh [step...]     steps: index retrieval ask sample gemma qwen dslr-tune dslr-floor methods methods-qwen links answers kb hostile cold linked profiles facts possessives
 #                                            this wave (2026-11-25): links answers kb; later: linked profiles facts
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -85,6 +85,11 @@ for step in "${steps[@]}"; do
       $PY benchmarks/sample_questions.py --questions QUESTIONS-facts.md --out "$OUT/facts" | tee "$OUT/facts_gemma.log"
       [ -f "$QWEN" ] || $DRRAG models install qwen2.5-coder-1.5b
       $PY benchmarks/sample_questions.py --questions QUESTIONS-facts.md --out "$OUT/facts" --model "$QWEN" | tee "$OUT/facts_qwen.log" ;;
+    possessives)
+      # six two-document questions that describe the bridge as a possessive ("Heron's lead engineer"), both models
+      $PY benchmarks/sample_questions.py --questions QUESTIONS-possessives.md --out "$OUT/possessives" | tee "$OUT/possessives_gemma.log"
+      [ -f "$QWEN" ] || $DRRAG models install qwen2.5-coder-1.5b
+      $PY benchmarks/sample_questions.py --questions QUESTIONS-possessives.md --out "$OUT/possessives" --model "$QWEN" | tee "$OUT/possessives_qwen.log" ;;
     kb)
       # the user-like benchmark: notes, drrag index, one drrag ask --json per question
       $PY benchmarks/kb_bench.py --dataset hotpotqa -n 40 | tee "$OUT/kb_gemma.log"
