@@ -26,6 +26,7 @@ from dataclasses import replace
 from drrag_cli.generate.compare import MONTHS
 from drrag_cli.generate.tables import Lookup, linearise
 from drrag_cli.ingest.units import statement_units
+from drrag_cli.select.bridges import PARTICLES  # "Sanne de Vries": "de" is no verb
 
 # "Where was Inês Carvalho born?", "When was Halyard Labs founded?", "Who was Jaws directed
 # by?": the kind of value asked for, the subject (a name) and the verb (a past participle).
@@ -46,7 +47,7 @@ _ASKED = re.compile(
 # its plain form, perhaps its object (up to three words)
 _DID = re.compile(
     r"^\s*(?P<wh>where|when|what|(?:what|which)\s+(?P<kind>(?-i:[a-z]+)(?:\s+(?-i:[a-z]+))?))"
-    r"\s+(?:did|does|do)\s+(?P<subject>[A-Z].*?)\s+(?P<verb>(?-i:[a-z]+))"
+    r"\s+(?:did|does|do)\s+(?P<subject>[A-Z].*?)\s+(?P<verb>(?!(?:" + PARTICLES + r")\s)(?-i:[a-z]+))"
     r"(?P<up>\s+up)?(?P<object>(?:\s+[\w'’-]+){0,3}?)\s*\??\s*$",
     re.IGNORECASE,
 )

@@ -250,3 +250,12 @@ def test_which_kind_does_a_name_verb_reads_what_follows_the_verb() -> None:
         assert read_statement(question, [priya]).answer == "the veena"  # type: ignore[union-attr]
     assert read_statement("What year did Priya Raman move to Ghent?", [priya]).answer == "2019"  # type: ignore[union-attr]
     assert read_statement("Which ensemble does Priya Raman play with?", [priya]) is None
+
+
+def test_a_name_particle_is_no_verb() -> None:
+    """"Where did Sanne de Vries study?" read "de" as the question's verb, so nothing was
+    read and the model answered her birthplace."""
+    sanne = ("Sanne de Vries", "Sanne was born in Utrecht and studied mathematics at Leiden University.")
+    assert read_statement("Where did Sanne de Vries study?", [sanne]).answer == "Leiden University"  # type: ignore[union-attr]
+    gogh = ("Vincent van Gogh", "Vincent van Gogh moved to Arles in 1888.")
+    assert read_statement("When did Vincent van Gogh move to Arles?", [gogh]).answer == "1888"  # type: ignore[union-attr]
