@@ -6,7 +6,7 @@ Gemma-3-270M, held to copying the fed text, often copies the line that holds the
 instead of the answer: asked "Where was Inês Carvalho born?" over her profile it wrote
 "Inês was born in Braga and studied computer engineering at …", or her table's first row.
 When the question is a plain "Where / When / By whom was <Name> <verb>?" or "Where /
-When did <Name> <verb> [its object]?" or "What / Which <kind> did <Name> <verb>?", and the fed
+When did <Name> <verb> [its object]?" or "What [/ Which <kind>] did <Name> <verb>?", and the fed
 sentences about that name state the verb with one value after it ("born in Braga",
 "founded in 1998", "directed by Steven Spielberg", "studied economics at KU Leuven",
 "studied history in Leiden", "runs the plant nursery"), that value is the answer, as a
