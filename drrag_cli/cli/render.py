@@ -195,14 +195,14 @@ def _print_warnings(answer: Any, question: str, console: Console) -> None:
         )
     if not answer.supported and answer.passages:
         from drrag_cli.generate.prompts import FALLBACK_ANSWER
-        from drrag_cli.generate.support import echoes, fed_texts, is_supported
+        from drrag_cli.generate.support import echoes_either, fed_texts, is_supported
 
         if answer.text == FALLBACK_ANSWER:  # nothing to trust or distrust: say why there is no answer
             why = "the model's own answer was not in them" if answer.strayed else "the model found none in them"
             console.print(f"[yellow]no answer:[/yellow] read the sources below; {why}", highlight=False)
             return
         reasked = getattr(answer, "reasked", "")
-        if echoes(answer.text, answer.asked) or echoes(answer.text, question):  # as asked, or as written
+        if echoes_either(answer.text, answer.asked, question):  # as asked, or as written
             why = "only repeats the question"
         elif reasked:
             why = f"is the model's second choice (its first, {escape(repr(reasked))}, only repeated the question)"

@@ -36,7 +36,7 @@ from drrag_cli.generate.prompts import (
 )
 from drrag_cli.generate.sections import read_section
 from drrag_cli.generate.statements import read_count, read_definition, read_release, read_statement
-from drrag_cli.generate.support import echoes, echoes_either, fed_texts, is_supported, supported_part
+from drrag_cli.generate.support import echoes_either, fed_texts, is_supported, supported_part
 from drrag_cli.generate.tables import Lookup, lookup
 from drrag_cli.types import Passage
 
@@ -130,11 +130,11 @@ class Answer:
 
     @property
     def echoed(self) -> bool:
-        """The answer only repeats the question (:func:`echoes`): as asked, or as the user
+        """The answer only repeats the question (:func:`.support.echoes_either`): as asked, or as the user
         wrote it before it was asked about the bridge ("Where did the current chair of the
         Elmstead garden club grow up?", asked as "Where did Marisol Okonkwo grow up?", is
         not answered "Elmstead garden club")."""
-        return echoes(self.text, self.asked) or echoes(self.text, self.original)  # "" echoes nothing
+        return echoes_either(self.text, self.asked, self.original)  # "" echoes nothing
 
     @property
     def evidence(self) -> Evidence | None:
@@ -237,7 +237,7 @@ def generate_answer(
     allowed = options or (typed_options(f"{question} {rewritten_from}", fed) if style.constrain else ())
     raw = _ask_model(llm, question, docs, prompt, max_tokens, stream, allowed, style, copy)
     asked = (question, rewritten_from)  # an answer that only echoes it is asked for once more
-    raw, reasked, calls = _unless_echo(llm, asked, docs, prompt, max_tokens, raw, style, copy, allowed)
+    raw, reasked, calls = _unless_echo(llm, asked, (docs, fed), prompt, max_tokens, raw, style, copy, allowed)
     elapsed = time.perf_counter() - start
     text, picked = _answer_text(question, raw, fed, docs, pick=decide_comparisons and not allowed)
     withheld = ""
@@ -264,34 +264,36 @@ def _streamed(answer: Answer, on_token: Callable[[str], None] | None) -> Answer:
 
 
 def _unless_echo(
-    llm: Generator, asked: tuple[str, str], docs: list[tuple[str, str]], prompt: str, max_tokens: int, raw: str,
-    style: PromptStyle, copy: bool, allowed: Sequence[str],
+    llm: Generator, asked: tuple[str, str], fed: tuple[list[tuple[str, str]], list[str]], prompt: str,
+    max_tokens: int, raw: str, style: PromptStyle, copy: bool, allowed: Sequence[str],
 ) -> tuple[str, str, int]:
     """(the raw answer, the echo it replaced or "", the model calls spent): a free first
     answer (no ``allowed`` options) that only echoes the question is asked once more
-    (:func:`answer_again`)."""
+    (:func:`answer_again`). ``fed``: the prompt's (title, text) docs and their joined texts."""
     question, original = asked
-    fed = [f"{title} {text}" for title, text in docs]
-    if allowed or not echoes_either(_cleaned(question, raw, fed), question, original):
+    docs, texts = fed
+    echo = _cleaned(question, raw, texts)
+    if allowed or not echoes_either(echo, question, original):
         return raw, "", 1
     first = getattr(llm, "last_call", None)
     again = _ask_model(llm, question, docs, prompt, max_tokens, None, (), style, copy, avoid=(raw,))
-    return (*answer_again(raw, again, asked, fed, first, llm), 2)
+    return (*answer_again((raw, echo), again, asked, texts, first, llm), 2)
 
 
 def answer_again(
-    raw: str, again: str, asked: tuple[str, str], fed: list[str], first: object, llm: Generator
+    first_answer: tuple[str, str], again: str, asked: tuple[str, str], fed: list[str], first: object, llm: Generator
 ) -> tuple[str, str]:
     """(the raw answer to keep, the echo it replaced or ""). A first answer that only echoed
-    the question ("Whose sister played Susie in Miracle on 34th Street?" → "Susie") was
-    asked once more, the model barred from starting it the same way (:class:`.sampling.Avoid`);
-    the second answer stands when it is something and no echo itself, else the first
-    stands, with its own call's record (``llm.last_call``) put back. ``asked``: the question
-    as asked and as the user wrote it (:func:`echoes_either`)."""
+    the question ("Whose sister played Susie in Miracle on 34th Street?" → "Susie"; raw and
+    cleaned in ``first_answer``) was asked once more, the model barred from starting it the
+    same way (:class:`.sampling.Avoid`); the second answer stands when it is something and
+    no echo itself, else the first stands, with its own call's record (``llm.last_call``)
+    put back. ``asked``: the question as asked and as the user wrote it (:func:`echoes_either`)."""
     question, original = asked
+    raw, echo = first_answer
     text = _cleaned(question, again, fed)
     if text and text != FALLBACK_ANSWER and not echoes_either(text, question, original):
-        return again, _cleaned(question, raw, fed)
+        return again, echo
     if first is not None and hasattr(llm, "last_call"):
         llm.last_call = first  # type: ignore[attr-defined]
     return raw, ""

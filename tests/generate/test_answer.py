@@ -113,7 +113,7 @@ def test_chat_template_path_and_streaming() -> None:
 
 
 def test_supported_means_the_answer_stands_in_the_fed_text() -> None:
-    from drrag_cli.generate.answer import is_supported
+    from drrag_cli.generate.support import is_supported
 
     texts = ["Tobias Lindqvist was born in Uppsala, Sweden.", "Heron: project overview"]
     assert is_supported("Uppsala", texts)
@@ -125,7 +125,7 @@ def test_supported_means_the_answer_stands_in_the_fed_text() -> None:
 
 
 def test_an_answer_that_echoes_an_open_question_is_not_supported() -> None:
-    from drrag_cli.generate.answer import echoes
+    from drrag_cli.generate.support import echoes
 
     assert echoes("Plover", "Which client is the Plover pipeline built for?")
     assert echoes("the Plover pipeline.", "Which client is the Plover pipeline built for?")
@@ -136,7 +136,7 @@ def test_an_answer_that_echoes_an_open_question_is_not_supported() -> None:
 
 
 def test_an_appended_unread_part_is_cut() -> None:
-    from drrag_cli.generate.answer import supported_part
+    from drrag_cli.generate.support import supported_part
 
     texts = ["Tobias was born in Uppsala and grew up in Gävle."]
     assert supported_part("Uppsala, Sweden", texts) == "Uppsala"  # Sweden is not in the text
