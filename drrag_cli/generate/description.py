@@ -102,7 +102,8 @@ def _possessive(question: str, entity: str, near: str | None, about: str) -> str
     possessor, words the document does not say there, "What / Who is [Heron's lead]?",
     which asks for the entity itself, and the object of an agent noun the document states
     with its verb ("the leader of [the water board's flood team]", which "is led by" the
-    entity: :func:`_acts`)."""
+    entity: :func:`_acts`). A possessed phrase that possesses in turn keeps its "'s":
+    "[Heron's lead engineer]'s mother" is "Tobias Lindqvist's mother"."""
     title = WORD_RE.findall(core_title(about).lower())
     if near is None or not title:
         return None
@@ -118,16 +119,19 @@ def _possessive(question: str, entity: str, near: str | None, about: str) -> str
         if start > 1 and words[start - 1].lower() in DETERMINERS:
             start -= 1  # "[the Tidepool design's author]"
         opening = [w.lower() for w in words[:start]]
-        if not opening or (opening[0] in _SUBJECT_WH and set(opening[1:]) <= _BE):
-            return None  # "What is [Heron's lead]?" asks for the lead
-        if opening[-1] in PREPOSITIONS and _acts(opening[-4:-1], near):
+        itself = bool(opening) and opening[0] in _SUBJECT_WH and set(opening[1:]) <= _BE  # "What is [Heron's lead]?"
+        if not opening or (opening[-1] in PREPOSITIONS and _acts(opening[-4:-1], near)):
             return None  # "the leader of [the water board's flood team]", "led by" him: he is the leader
         for stop in (j + 3, j + 2):
             possessed = [w.lower() for w in words[j + 1 : stop]]
+            owns = bool(possessed) and _POSSESSIVE.search(possessed[-1]) is not None  # "lead engineer's mother"
+            possessed[-1:] = [_POSSESSIVE.sub("", w) for w in possessed[-1:]]
             if len(possessed) != stop - j - 1 or not all(w.isalpha() and w not in STOP for w in possessed):
                 continue
             if content(" ".join(_POSSESSED_AS.get(w, w) for w in possessed)) <= said:
-                return " ".join([*words[:start], entity, *words[stop:]]) + "?"
+                if itself and not owns:
+                    return None  # asks for the lead; "Who is [Heron's lead]'s wife?" asks for his wife
+                return " ".join([*words[:start], f"{entity}'s" if owns else entity, *words[stop:]]) + "?"
         return None
     return None
 

@@ -22,6 +22,11 @@ HERON = "| lead engineer | tobias lindqvist |"  # what the overview says where i
         ("What county is Erik Hort's birthplace a part of?", "Montebello, New York",
          "erik hort (born 1987 in montebello, new york) is a baseball player", "Erik Hort",
          "What county is Montebello, New York a part of?"),
+        # a possessed phrase that possesses in turn keeps its "'s", also after "Who is"
+        ("Where was Heron's lead engineer's mother born?", "Tobias Lindqvist", HERON, "Heron: project overview",
+         "Where was Tobias Lindqvist's mother born?"),
+        ("Who is Heron's lead engineer's wife?", "Tobias Lindqvist", HERON, "Heron: project overview",
+         "Who is Tobias Lindqvist's wife?"),
         # the document does not say the possessed words where it names the entity
         ("Where was Heron's product manager born?", "Tobias Lindqvist", HERON, "Heron: project overview", None),
         # another possessor than the static document's title
