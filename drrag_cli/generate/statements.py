@@ -75,6 +75,7 @@ _STOPS = (r"(?:on|in|at|and|or|but|with|for|from|to|by|of|near|there|here|then|b
           r"|since|because|which|who|that|as|so)\b")  # "studied electronics [there before moving …]"
 _THING = rf"(?:(?:the|a|an|his|her|their)\s+)?(?:(?!{_STOPS})[a-z][\w-]*\s?){{1,4}}"
 _LETTERS = re.compile(r"[^\W\d_]+")
+_OWNS = re.compile(r"['’]s\s+[a-z]")  # "Tobias Lindqvist's mother": a description of someone else
 _PRONOUNS = frozenset("he she it they his her its their".split())
 
 
@@ -108,8 +109,10 @@ def read_statement(question: str, docs: Sequence[tuple[str, str]]) -> Lookup | N
 
 
 def _a_name(subject: str) -> bool:
-    """The subject holds a capitalised word of three letters or more: a name, not a description."""
-    return any(len(w) >= 3 and w[0].isupper() for w in _LETTERS.findall(subject))
+    """The subject holds a capitalised word of three letters or more and possesses nothing: a
+    name, not a description ("Tobias Lindqvist's mother" is not Tobias, whose "born in
+    Uppsala" was read for her)."""
+    return any(len(w) >= 3 and w[0].isupper() for w in _LETTERS.findall(subject)) and not _OWNS.search(subject)
 
 
 def _read_kind(asked: re.Match[str], docs: Sequence[tuple[str, str]]) -> Lookup | None:

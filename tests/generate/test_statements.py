@@ -259,3 +259,10 @@ def test_a_name_particle_is_no_verb() -> None:
     assert read_statement("Where did Sanne de Vries study?", [sanne]).answer == "Leiden University"  # type: ignore[union-attr]
     gogh = ("Vincent van Gogh", "Vincent van Gogh moved to Arles in 1888.")
     assert read_statement("When did Vincent van Gogh move to Arles?", [gogh]).answer == "1888"  # type: ignore[union-attr]
+
+
+def test_a_possessive_subject_is_someone_else() -> None:
+    """"Where was Tobias Lindqvist's mother born?" is not read from "Tobias was born in Uppsala"."""
+    tobias = ("Tobias Lindqvist", "Tobias was born in Uppsala, where his parents ran a boat-repair workshop.")
+    assert read_statement("Where was Tobias Lindqvist's mother born?", [tobias]) is None
+    assert read_statement("Where was Tobias Lindqvist born?", [tobias]).answer == "Uppsala"  # type: ignore[union-attr]
