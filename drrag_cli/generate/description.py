@@ -22,6 +22,7 @@ _BE = frozenset({"is", "are", "was", "were", "has", "have", "had"})
 _WH = frozenset({"what", "which", "who", "whom", "whose", "where", "when", "how"})
 _SUBJECT_WH = frozenset({"what", "which", "who"})  # "What is the X ...?": X is what is asked
 PREPOSITIONS = frozenset({"in", "at", "on", "from", "for", "by", "to", "of", "during", "with"})
+_TRAILING = frozenset({"from", "in", "on"})  # "What city is [the star of X] from?"
 _PARTICIPLE_RE = re.compile(r"(ed|en|wn|rn)$|^(made|held|built|set|shot|found|run|sold|won|led)$")
 
 
@@ -68,9 +69,11 @@ def _definite(question: str, entity: str, near: str | None, about: str) -> str |
         if lower[i - 1] in DO:  # "What did [the actress in My Fair Lady] win a Tony for?"
             return _done_by(words, lower, i, entity, near, about)
         if lower[i - 1] in _BE:
-            if not _participle(words[-1]) or (i - 1 == len(opens) and lower[0] in _SUBJECT_WH):
-                return None  # "What is [the county seat of ...] located?": the description is the answer
-            tail = 1
+            if i - 1 == len(opens) and lower[0] in _SUBJECT_WH:  # "What is [the county seat of ...]?": the answer
+                return _described_inside(words, lower, i, entity, near, about)
+            if not (_participle(words[-1]) or lower[-1] in _TRAILING):
+                return None
+            tail = 1  # "... born?"; "What city is [the star of X] from?"
         span = lower[i : len(words) - tail]
         if lower[i - 1] == "both" or not _one_phrase(span):
             return None  # "... held by [the empire that ..., the leader of ..., and the Habsburg Monarchy]"
@@ -270,7 +273,9 @@ def _inner_description(
     closes the inner description's own clause: "In which city is the headquarters of [the
     client for which Project Tern was built]?" → "In which city is the headquarters of
     Nortada Ferries?". The inner description follows "of" + a determiner, holds a relative
-    word, and the static document must describe the entity with a word of it (``near``)."""
+    word, and the static document must describe the entity with a word of it (``near``).
+    With no such inner one, the clause is the whole description's: "In what county is [the
+    city where Harris W. Fawell was born]?" → "In what county is West Chicago?"."""
     if near is None:
         return None
     for j in range(at + 2, len(words) - 2):
@@ -278,6 +283,35 @@ def _inner_description(
             if not _describes(" ".join(words[j:]), near, about):
                 return None
             return " ".join([*words[:j], entity]) + "?"
+    clause = (_RELATIVE | {"where", "when"}) & set(lower[at + 1 :])
+    if not clause or not _one_phrase(lower[at:]) or not _describes(" ".join(words[at:]), near, about):
+        return None
+    return " ".join([*words[:at], entity]) + "?"
+
+
+def _described_inside(
+    words: list[str], lower: list[str], at: int, entity: str, near: str | None, about: str
+) -> str | None:
+    """"Who is the Chief Justice of [the country where Masherbrum is located]?" → "Who is the
+    Chief Justice of Pakistan?": after "What / Who is", the description asks for the answer,
+    but the innermost description after a preposition, running to the end of the question,
+    may be the bridge, when the static document describes the entity with a word of it
+    (``near``). Its relative clause may not hold a description of its own: in "the castle
+    in [the city where the performer of X formed]" the entity is the performer, not the city."""
+    if near is None:
+        return None
+    for j in range(len(words) - 2, at + 1, -1):
+        if lower[j] not in DETERMINERS or lower[j - 1] not in PREPOSITIONS or _names(words, j):
+            continue
+        span = lower[j:]
+        clause = next((k for k, w in enumerate(span) if w in _RELATIVE | {"where", "when"}), None)
+        if clause is None and _participle(words[-1]):
+            return None  # "What is the county seat of [the X] located?": no description ends on a verb
+        if clause is not None and DETERMINERS & set(span[clause:]):
+            return None
+        if not _one_phrase(span) or not _describes(" ".join(words[j:]), near, about) or _acts(lower[at:j], near):
+            return None
+        return " ".join([*words[:j], entity]) + "?"
     return None
 
 
@@ -310,7 +344,11 @@ def _describes(description: str, near: str, about: str) -> bool:
     ``about`` (its title: every line of the Tern retrospective is about Tern), compared by
     :func:`~drrag_cli.select.bridges.stem`: "the judge of the harvest show" is who the show
     "is judged by"."""
-    return bool(content(description) & (content(near) - content(about)))
+    said = content(near) - content(about)
+    if content(description) & said:
+        return True
+    short = {w for w in content(description) if len(w) == 4}  # "star" is not the stem of "starring"
+    return any(re.fullmatch(rf"{w}{w[-1]}?(?:ing|ed|er|ers)", word) for word in content_words(near) for w in short)
 
 
 def content_words(text: str) -> set[str]:

@@ -35,7 +35,7 @@ from drrag_cli.select.bridges import PARTICLES  # "Sanne de Vries": "de" is no v
 # "Which client is Plover built for?" asks for the name after the verb (either voice: "that
 # Halyard Labs builds and operates for Vellmar Water Authority") and the question's preposition
 _ASKED = re.compile(
-    r"^\s*(?P<wh>where|when|who|whom|by\s+whom|(?:in\s+)?(?:what|which)\s+year|(?:what|which)\s+(?-i:[a-z]+))"
+    r"^\s*(?P<wh>where|when|who|whom|by\s+whom|(?:in\s+)?(?:what|which)\s+year|(?:in\s+)?(?:what|which)\s+(?-i:[a-z]+))"
     r"\s+(?:was|were|is|are)\s+(?P<subject>[A-Z].*?)\s+"
     r"(?P<verb>born|founded|established|opened|built|released|published|formed|created|launched|located|based|"
     r"headquartered|buried|raised|directed|written|produced|designed|composed|(?-i:[a-z]{3,}ed))"
@@ -51,6 +51,14 @@ _DID = re.compile(
     r"(?P<up>\s+up)?(?P<object>(?:\s+[\w'’-]+){0,3}?)\s*\??\s*$",
     re.IGNORECASE,
 )
+# "Where is Claudia Cardinale from?", "What city is the star of … from?" (once rewritten): where
+# the subject was born, or a band formed
+_FROM = re.compile(
+    r"^\s*(?:where|(?:what|which)\s+(?P<kind>city|town|village|place))\s+(?:is|was|are|were)\s+"
+    r"(?P<subject>[A-Z].*?)\s+(?:originally\s+)?from\s*\??\s*$",
+    re.IGNORECASE,
+)
+_PLACES = frozenset(("city", "town", "village", "place"))  # "In which city was X born?" asks where
 _NOT_READ = frozenset("do be have get say mean".split())  # "What does Ana Ruiz do?": no one value
 _IRREGULAR = {"grow": "grew", "go": "went", "teach": "taught", "meet": "met", "leave": "left", "begin": "began",
               "become": "became", "win": "won", "build": "built", "find": "found", "write": "wrote", "sing": "sang",
@@ -77,6 +85,11 @@ _THING = rf"(?:(?:the|a|an|his|her|their)\s+)?(?:(?!{_STOPS})[a-z][\w-]*\s?){{1,
 _LETTERS = re.compile(r"[^\W\d_]+")
 _OWNS = re.compile(r"['’]s\s+[a-z]")  # "Tobias Lindqvist's mother": a description of someone else
 _PRONOUNS = frozenset("he she it they his her its their".split())
+_KIN = re.compile(
+    r"\W*(?:his|her|their)\s+(?:[a-z]+\s+)?(?:mother|father|parents?|wife|husband|spouse|partner|sons?|daughters?"
+    r"|brothers?|sisters?|siblings?|child|children|grand\w+|uncle|aunt|cousin|family)\b",
+    re.IGNORECASE,
+)
 
 
 def read_statement(question: str, docs: Sequence[tuple[str, str]]) -> Lookup | None:
@@ -87,8 +100,10 @@ def read_statement(question: str, docs: Sequence[tuple[str, str]]) -> Lookup | N
     did = None if asked else _DID.match(question)
     shape = asked or did
     if shape is None:
-        return None
+        return _read_from(question, docs)
     wh = shape.group("wh").lower().split()[-1].replace("whom", "who").replace("year", "when")
+    if asked is not None and wh in _PLACES and asked.group("prep") is None:
+        wh = "where"  # "In which city was Claudia Cardinale born?"
     if did is not None and did.group("kind"):  # "Which instrument does Priya play?"; "What year did … move?"
         wh = "when" if did.group("kind").lower().endswith("year") else "what"
     if asked is not None and wh not in _BETWEEN:  # "Which client is Plover built for?"
@@ -106,6 +121,17 @@ def read_statement(question: str, docs: Sequence[tuple[str, str]]) -> Lookup | N
     found = _read(subject, asked_verb, verb, _stated(wh, verb, asked is not None, thing), docs)
     year = re.search(r"\d{4}", found.answer) if found and "year" in shape.group("wh").lower() else None
     return replace(found, answer=year.group(0)) if found and year else found  # "What year …?" → 1865
+
+
+def _read_from(question: str, docs: Sequence[tuple[str, str]]) -> Lookup | None:
+    """"Where is Claudia Cardinale from?" / "What city is … from?": where a fed sentence about
+    the subject says it was born ("was born … in La Goulette") or formed; a country is read
+    only as written after the verb."""
+    asked = _FROM.match(question)
+    if asked is None or not _a_name(asked.group("subject")):
+        return None
+    verb = "born|formed"
+    return _read(asked.group("subject"), "from", verb, _stated("where", verb, True, ""), docs)
 
 
 def _a_name(subject: str) -> bool:
@@ -144,6 +170,8 @@ def _read(
             opens = re.match(rf"\(?(?:born\s+and\s+)?{verb}", sentence, re.I)  # "Born and raised in Porto", "(born …"
             if not (names <= words or (about and (names & words or words & _PRONOUNS or opens))):
                 continue
+            if not names <= words and _KIN.match(sentence):
+                continue  # "Her mother, Yolande Greco, was born in Tunisia": someone else's
             for match in stated.finditer(sentence):
                 answer = match.group(1).strip()
                 if _words(answer) and _words(answer) <= names:
@@ -227,8 +255,8 @@ def _stated(wh: str, verb: str, passive: bool, thing: str) -> re.Pattern[str]:
     flags = re.IGNORECASE if wh == "when" else 0  # a name is capitalised; "Born and raised in Porto" too
     if passive and wh == "when":  # "was drafted by the Detroit Lions in the second round of the 2003 NFL Draft"
         between = r"(?:\s+and\s+[a-z]+)?(?:\s+(?!and\b|but\b|then\b)[\w'’-]+){0,10}?"
-    elif passive:
-        between = r"(?:\s+and\s+[a-z]+)?"
+    elif passive:  # "was born Claude Joséphine Rose Cardinale in La Goulette": a birth name may stand between
+        between = r"(?:\s+and\s+[a-z]+)?" + (r"(?-i:(?:\s+[A-Z][\w'’.-]*){0,5}?)" if "born" in verb else "")
     elif thing:  # "Where did Ruth Amsel study history?" → "studied history in Leiden"
         between = rf"\s+(?i:{re.escape(thing)})(?:\s+(?!and\b|but\b|then\b)[a-z][\w-]*){{0,2}}?"
     elif wh == "what":

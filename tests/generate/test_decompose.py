@@ -392,3 +392,36 @@ def test_a_mentioned_bridge_is_found_where_the_question_s_words_stand_by_stem() 
     asked = "Where did the judge of the harvest show grow up?"
     assert mentioned_bridge(asked, [show, ana]).entity == "Ana Ruiz"
     assert decomposed(asked, [show, ana]) == "Where did Ana Ruiz grow up?"
+
+
+@pytest.mark.parametrize(
+    ("question", "entity", "near", "about", "expected"),
+    [
+        # "What / Who is [the X of …]?" asks for X; a description inside it may be the bridge
+        ("Who is the newly elected Chief Justice of the country where Masherbrum is located?", "Pakistan",
+         "masherbrum is located in the ghanche district, pakistan", "Masherbrum",
+         "Who is the newly elected Chief Justice of Pakistan?"),
+        # the city is not the performer: the relative clause holds a description of its own
+        ("What is the name of the castle in the city where the performer of We Sweat Blood formed?", "Danko Jones",
+         "we sweat blood is an album performed by danko jones", "We Sweat Blood", None),
+        # no description inside, or one the static document does not say of the entity
+        ("Who is the lead engineer of Project Heron?", "Tobias Lindqvist", "lead engineer | tobias lindqvist",
+         "Heron: project overview", None),
+        ("Who is the spouse of the cast member of Green Ice?", "Ryan O'Neal", "starring ryan o'neal, anne archer",
+         "Green Ice", None),
+        # a preposition that ends the question: "What city is [the star of X] from?"
+        ("What city is the star of Sous les pieds des femmes from?", "Claudia Cardinale",
+         "a 1997 french drama film starring claudia cardinale", "Sous les pieds des femmes",
+         "What city is Claudia Cardinale from?"),  # "star" / "starring"
+        ("What league was the team that Jose Cancela was a member of in?", "New England Revolution",
+         "jose cancela was a member of the new england revolution", "Jose Cancela",
+         "What league was New England Revolution in?"),
+        # the participle closes the description's own clause, with nothing asked of inside it
+        ("In what county is the city where Harris W. Fawell was born?", "West Chicago",
+         "harris w. fawell was born in west chicago", "Harris W. Fawell", "In what county is West Chicago?"),
+    ],
+)  # fmt: skip
+def test_a_description_inside_the_asked_one_or_before_a_closing_preposition(
+    question: str, entity: str, near: str | None, about: str, expected: str | None
+) -> None:
+    assert bridge_question(question, entity, near, about) == expected

@@ -266,3 +266,23 @@ def test_a_possessive_subject_is_someone_else() -> None:
     tobias = ("Tobias Lindqvist", "Tobias was born in Uppsala, where his parents ran a boat-repair workshop.")
     assert read_statement("Where was Tobias Lindqvist's mother born?", [tobias]) is None
     assert read_statement("Where was Tobias Lindqvist born?", [tobias]).answer == "Uppsala"  # type: ignore[union-attr]
+
+
+CARDINALE = (
+    "Claudia Cardinale",
+    "Claudia Cardinale was born Claude Joséphine Rose Cardinale in La Goulette, a neighborhood of Tunis, on "
+    "15 April 1938. Her mother, Yolande Greco, was born in Tunisia to Sicilian emigrants.",
+)
+
+
+def test_a_birth_name_may_stand_before_the_place_and_a_relative_s_birthplace_is_not_read() -> None:
+    for question in ("Where was Claudia Cardinale born?", "In which city was Claudia Cardinale born?"):
+        assert read_statement(question, [CARDINALE]).answer == "La Goulette"  # type: ignore[union-attr]
+
+
+def test_where_someone_is_from_is_where_they_were_born() -> None:
+    for question in ("Where is Claudia Cardinale from?", "What city is Claudia Cardinale from?"):
+        read = read_statement(question, [CARDINALE])
+        assert read is not None and (read.answer, read.column) == ("La Goulette", "from")
+    assert read_statement("What country is Claudia Cardinale from?", [CARDINALE]) is None  # not a city
+    assert read_statement("Where is the lead of Heron from?", [CARDINALE]) is None  # a description, not a name
