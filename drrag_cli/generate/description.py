@@ -295,15 +295,23 @@ def _described_inside(
     """"Who is the Chief Justice of [the country where Masherbrum is located]?" → "Who is the
     Chief Justice of Pakistan?": after "What / Who is", the description asks for the answer,
     but the innermost description after a preposition, running to the end of the question,
-    may be the bridge, when the static document describes the entity with a word of it
-    (``near``). Its relative clause may not hold a description of its own: in "the castle
-    in [the city where the performer of X formed]" the entity is the performer, not the city."""
-    if near is None:
+    may be the bridge, when it names the static document (``about``: Masherbrum) and that
+    document describes the entity with a word of it (``near``). A common noun opens it ("[the
+    IFFHS in 1992]" is a name), and no relative word comes before it, in the description
+    that holds it ("the physicist who directed the project ... at [the same place ...]").
+    Its relative clause may not hold a description of its own: in "the castle in [the city
+    where the performer of X formed]" the entity is the performer, not the city."""
+    title = content(core_title(about))
+    if near is None or not title:
         return None
     for j in range(len(words) - 2, at + 1, -1):
         if lower[j] not in DETERMINERS or lower[j - 1] not in PREPOSITIONS or _names(words, j):
             continue
+        if (_RELATIVE | {"where", "when"}) & set(lower[at:j]) or not words[j + 1][:1].islower():
+            return None
         span = lower[j:]
+        if not title <= content(" ".join(span)):
+            return None
         clause = next((k for k, w in enumerate(span) if w in _RELATIVE | {"where", "when"}), None)
         if clause is None and _participle(words[-1]):
             return None  # "What is the county seat of [the X] located?": no description ends on a verb

@@ -407,6 +407,14 @@ def test_a_mentioned_bridge_is_found_where_the_question_s_words_stand_by_stem() 
         # no description inside, or one the static document does not say of the entity
         ("Who is the lead engineer of Project Heron?", "Tobias Lindqvist", "lead engineer | tobias lindqvist",
          "Heron: project overview", None),
+        # the inner description does not name the static document: a bridge found elsewhere
+        ("Who is the child of the president under whom prohibition occurred?", "India",
+         "the president of india", "List of governors-general of India", None),
+        # inside a relative clause of the asked description; a name, not a description
+        ("Who was the physicist who directed the project at the same place where Feynman worked on Water Boiler?",
+         "Los Alamos", "water boiler was built at the los alamos place", "Water Boiler", None),
+        ("What was the father of Kasper Schmeichel voted to be by the IFFHS in 1992?", "World's Best Goalkeeper",
+         "the iffhs voted him world's best goalkeeper in 1992", "IFFHS", None),
         ("Who is the spouse of the cast member of Green Ice?", "Ryan O'Neal", "starring ryan o'neal, anne archer",
          "Green Ice", None),
         # a preposition that ends the question: "What city is [the star of X] from?"
