@@ -19,6 +19,7 @@ DETERMINERS = frozenset({"the", "a", "an"})
 _RELATIVE = frozenset({"that", "which", "who", "whom"})
 DO = frozenset({"do", "does", "did"})
 _BE = frozenset({"is", "are", "was", "were", "has", "have", "had"})
+_HAVE = frozenset({"has", "have", "had"})
 _WH = frozenset({"what", "which", "who", "whom", "whose", "where", "when", "how"})
 _SUBJECT_WH = frozenset({"what", "which", "who"})  # "What is the X ...?": X is what is asked
 PREPOSITIONS = frozenset({"in", "at", "on", "from", "for", "by", "to", "of", "during", "with"})
@@ -228,7 +229,9 @@ def _done_by(
     (``about``, its core: "Plover: project overview" → "Plover") in at most
     :data:`_DONE_BY_WORDS` words ("lead of Project"); a verb phrase follows it,
     not a possessive ("[the city where Pacem in Terris]' author died"); and the static
-    document describes the entity with a word of it (``near``)."""
+    document describes the entity with a word of it (``near``). A relative clause may take
+    one word more and ends on its own "is" or "is located" ("When did [the state where
+    Pocahontas Mounds is located] become ..."); "the country containing X" joins by its verb."""
     title = [w.lower() for w in core_title(about).split()]
     if near is None or not title:
         return None
@@ -236,12 +239,16 @@ def _done_by(
         if [_POSSESSIVE.sub("", w.strip("\"'’")) for w in lower[end - len(title) : end]] != title:
             continue
         between = lower[at + 1 : end - len(title)]
-        if len(between) > _DONE_BY_WORDS or not set(between) & (PREPOSITIONS | _RELATIVE):
+        clause = bool(set(between) & (_RELATIVE | {"where"}))
+        joined = set(between) & (PREPOSITIONS | _RELATIVE | {"where"}) or any(w.endswith("ing") for w in between)
+        if len(between) > _DONE_BY_WORDS + clause or not joined:
             return None  # "did [the team have dinner during the offsite at which ... the Plover] ingestion service"
         if words[end - 1][-1] in "'’" or lower[end] in ("'s", "’s") or _POSSESSIVE.search(lower[end - 1]):
             end = _possessed(words, end, near)  # "[the leader of the water board's flood team] sail"
             if end is None:
                 return None
+        elif clause and lower[end] in _BE - _HAVE:  # "[the state where Pocahontas Mounds is located] become"
+            end += 2 if end + 2 < len(words) and _participle(words[end + 1].rstrip(",")) else 1
         if not _describes(" ".join(words[at:end]), near, about):
             return None
         return " ".join([*words[:at], entity, *words[end:]]) + "?"
@@ -295,12 +302,11 @@ def _described_inside(
     """"Who is the Chief Justice of [the country where Masherbrum is located]?" → "Who is the
     Chief Justice of Pakistan?": after "What / Who is", the description asks for the answer,
     but the innermost description after a preposition, running to the end of the question,
-    may be the bridge, when it names the static document (``about``: Masherbrum) and that
-    document describes the entity with a word of it (``near``). A common noun opens it ("[the
-    IFFHS in 1992]" is a name), and no relative word comes before it, in the description
-    that holds it ("the physicist who directed the project ... at [the same place ...]").
-    Its relative clause may not hold a description of its own: in "the castle in [the city
-    where the performer of X formed]" the entity is the performer, not the city."""
+    may be the bridge: it names the static document (``about``), which describes the entity
+    with a word of it (``near``), opens with a common noun ("[the IFFHS in 1992]" is a name),
+    and no relative word stands before it ("the physicist who directed ... at [the same
+    place ...]"), nor a description inside its own clause (in "the castle in [the city where
+    the performer of X formed]" the entity is the performer)."""
     title = content(core_title(about))
     if near is None or not title:
         return None

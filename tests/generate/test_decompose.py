@@ -433,3 +433,26 @@ def test_a_description_inside_the_asked_one_or_before_a_closing_preposition(
     question: str, entity: str, near: str | None, about: str, expected: str | None
 ) -> None:
     assert bridge_question(question, entity, near, about) == expected
+
+
+@pytest.mark.parametrize(
+    ("question", "entity", "near", "about", "expected"),
+    [
+        ("When did the state where Pocahontas Mounds is located become part of the United States?", "Mississippi",
+         "pocahontas mounds is a site located in mississippi", "Pocahontas Mounds",
+         "When did Mississippi become part of the United States?"),
+        ("When did the country where the village of Clonbrook is located, become a member of CARICOM?", "Guyana",
+         "clonbrook is a village in guyana located on the coast", "Clonbrook",
+         "When did Guyana become a member of CARICOM?"),
+        # the static document never says "country" or "containing" where it names Sri Lanka
+        ("When did the country containing Nugegoda leave the British Empire?", "Sri Lanka",
+         "nugegoda is a suburb in colombo district, sri lanka", "Nugegoda", None),
+        ("When did the country containing Nugegoda leave the British Empire?", "Sri Lanka",
+         "a country containing nugegoda: sri lanka", "Nugegoda",
+         "When did Sri Lanka leave the British Empire?"),  # joined by its verb
+    ],
+)  # fmt: skip
+def test_a_description_after_did_whose_relative_clause_ends_on_is_located(
+    question: str, entity: str, near: str | None, about: str, expected: str | None
+) -> None:
+    assert bridge_question(question, entity, near, about) == expected
