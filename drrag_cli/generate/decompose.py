@@ -18,16 +18,8 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from drrag_cli.generate.description import (
-    DETERMINERS,
-    DO,
-    OPENING,
-    PREPOSITIONS,
-    asked_kind,
-    bridge_question,
-    content_words,
-    says_it_is,
-)
+from drrag_cli.generate.description import DETERMINERS, DO, PREPOSITIONS, bridge_question, content_words
+from drrag_cli.generate.kinds import OPENING, asked_kind, says_it_is
 from drrag_cli.index.links import core_title, explicit_links, links_to
 from drrag_cli.ingest.units import units
 from drrag_cli.select.bridges import CALENDAR, NAME_RE, STOP, WORD_RE, content, inside, topic_name, topic_units

@@ -3,8 +3,8 @@
 "In which city was [the lead engineer of Project Heron] born?" → "In which city was Tobias
 Lindqvist born?": :func:`bridge_question` finds the definite description a two-hop
 question holds and replaces it with the entity :mod:`.decompose` found in the context,
-when the first hop's own words describe the entity the same way. :func:`asked_kind` is the
-noun a "What / Which <noun> ...?" question asks for. Pure string rules, no model call.
+when the first hop's own words describe the entity the same way (the noun a question asks
+for is :mod:`.kinds`'s). Pure string rules, no model call.
 """
 
 from __future__ import annotations
@@ -18,13 +18,13 @@ from drrag_cli.select.bridges import STOP, WORD_RE, content
 DETERMINERS = frozenset({"the", "a", "an"})
 _RELATIVE = frozenset({"that", "which", "who", "whom"})
 DO = frozenset({"do", "does", "did"})
-_BE = frozenset({"is", "are", "was", "were", "has", "have", "had"})
+BE = frozenset({"is", "are", "was", "were", "has", "have", "had"})
 _HAVE = frozenset({"has", "have", "had"})
 _WH = frozenset({"what", "which", "who", "whom", "whose", "where", "when", "how"})
 _SUBJECT_WH = frozenset({"what", "which", "who"})  # "What is the X ...?": X is what is asked
 PREPOSITIONS = frozenset({"in", "at", "on", "from", "for", "by", "to", "of", "during", "with"})
 _TRAILING = frozenset({"from", "in", "on"})  # "What city is [the star of X] from?"
-_PARTICIPLE_RE = re.compile(r"(ed|en|wn|rn)$|^(made|held|built|set|shot|found|run|sold|won|led)$")
+PARTICIPLE_RE = re.compile(r"(ed|en|wn|rn)$|^(made|held|built|set|shot|found|run|sold|won|led)$")
 
 
 def bridge_question(question: str, entity: str, near: str | None = None, about: str = "") -> str | None:
@@ -69,7 +69,7 @@ def _definite(question: str, entity: str, near: str | None, about: str) -> str |
         tail = 0
         if lower[i - 1] in DO:  # "What did [the actress in My Fair Lady] win a Tony for?"
             return _done_by(words, lower, i, entity, near, about)
-        if lower[i - 1] in _BE:
+        if lower[i - 1] in BE:
             if i - 1 == len(opens) and lower[0] in _SUBJECT_WH:  # "What is [the county seat of ...]?": the answer
                 return _described_inside(words, lower, i, entity, near, about)
             if not (_participle(words[-1]) or lower[-1] in _TRAILING):
@@ -78,7 +78,7 @@ def _definite(question: str, entity: str, near: str | None, about: str) -> str |
         span = lower[i : len(words) - tail]
         if lower[i - 1] == "both" or not _one_phrase(span):
             return None  # "... held by [the empire that ..., the leader of ..., and the Habsburg Monarchy]"
-        if tail and span[-1] in _BE:  # "[the client for which Project Tern was] built": the participle is the clause's
+        if tail and span[-1] in BE:  # "[the client for which Project Tern was] built": the participle is the clause's
             return _inner_description(words, lower, i, entity, near, about)
         if tail and span[-1] in ("be", "been"):  # "Whose father was [a navigator who ... would later be born]?"
             tail, span = 0, lower[i:]  # the participle is the description's own: "Whose father was John Cabot?"
@@ -123,7 +123,7 @@ def _possessive(question: str, entity: str, near: str | None, about: str) -> str
         if start > 1 and words[start - 1].lower() in DETERMINERS:
             start -= 1  # "[the Tidepool design's author]"
         opening = [w.lower() for w in words[:start]]
-        itself = bool(opening) and opening[0] in _SUBJECT_WH and set(opening[1:]) <= _BE  # "What is [Heron's lead]?"
+        itself = bool(opening) and opening[0] in _SUBJECT_WH and set(opening[1:]) <= BE  # "What is [Heron's lead]?"
         if not opening or (opening[-1] in PREPOSITIONS and _acts(opening[-4:-1], near)):
             return None  # "the leader of [the water board's flood team]", "led by" him: he is the leader
         for stop in (j + 3, j + 2):
@@ -166,6 +166,7 @@ _AGENT_VERBS = {
     "author": ("wrote", "written", "writes"), "writer": ("wrote", "written", "writes"),
     "director": ("directed", "directs"), "chair": ("chaired", "chairs"), "manager": ("managed", "manages"),
     "coach": ("coached", "coaches"), "captain": ("captained", "captains"), "host": ("hosted", "hosts"),
+    "winner": ("won", "wins"),
 }  # fmt: skip
 
 
@@ -180,7 +181,7 @@ def _acts(head: list[str], near: str) -> bool:
 def _participle(word: str) -> bool:
     """A past participle that closes the question ("... was [the lead engineer of X]
     born?"); a capitalised word is a name ("How long is [the bridge ... Malmo,] Sweden?")."""
-    return word[:1].islower() and bool(_PARTICIPLE_RE.search(word))
+    return word[:1].islower() and bool(PARTICIPLE_RE.search(word))
 
 
 _PARTICLES = frozenset({"de", "la", "le", "del", "di", "da", "van", "von", "der", "of", "and", "&"})
@@ -232,13 +233,17 @@ def _done_by(
     document describes the entity with a word of it (``near``). A relative clause may take
     one word more and ends on its own "is" or "is located" ("When did [the state where
     Pocahontas Mounds is located] become ..."); "the country containing X" joins by its verb."""
-    title = [w.lower() for w in core_title(about).split()]
+    title = [_DASHES.sub("-", w.lower()) for w in core_title(about).split()]  # "1979–80" is "1979-80"
     if near is None or not title:
         return None
-    for end in range(at + 2 + len(title), len(words)):
-        if [_POSSESSIVE.sub("", w.strip("\"'’")) for w in lower[end - len(title) : end]] != title:
+    for end in range(at + 1 + len(title), len(words)):
+        if [_DASHES.sub("-", _POSSESSIVE.sub("", w.strip("\"'’"))) for w in lower[end - len(title) : end]] != title:
             continue
         between = lower[at + 1 : end - len(title)]
+        if not between:  # "[the 1979-80 European Cup winner] win ...": an agent noun after the title
+            if lower[end] not in _AGENT_VERBS or end + 1 >= len(words):
+                return None
+            return _replaced_if(words, at, end + 1, entity, near, about)
         clause = bool(set(between) & (_RELATIVE | {"where"}))
         joined = set(between) & (PREPOSITIONS | _RELATIVE | {"where"}) or any(w.endswith("ing") for w in between)
         if len(between) > _DONE_BY_WORDS + clause or not joined:
@@ -247,15 +252,22 @@ def _done_by(
             end = _possessed(words, end, near)  # "[the leader of the water board's flood team] sail"
             if end is None:
                 return None
-        elif clause and lower[end] in _BE - _HAVE:  # "[the state where Pocahontas Mounds is located] become"
+        elif clause and lower[end] in BE - _HAVE:  # "[the state where Pocahontas Mounds is located] become"
             end += 2 if end + 2 < len(words) and _participle(words[end + 1].rstrip(",")) else 1
-        if not _describes(" ".join(words[at:end]), near, about):
-            return None
-        return " ".join([*words[:at], entity, *words[end:]]) + "?"
+        return _replaced_if(words, at, end, entity, near, about)
     return None
 
 
+def _replaced_if(words: list[str], at: int, end: int, entity: str, near: str, about: str) -> str | None:
+    """The question with ``words[at:end]`` replaced by ``entity``, if the static document
+    describes the entity that way (:func:`_describes`)."""
+    if not _describes(" ".join(words[at:end]), near, about):
+        return None
+    return " ".join([*words[:at], entity, *words[end:]]) + "?"
+
+
 _POSSESSIVE = re.compile(r"['’]s$")
+_DASHES = re.compile(r"[‐-―−]")
 
 
 def _possessed(words: list[str], end: int, near: str) -> int | None:
@@ -329,7 +341,7 @@ def _described_inside(
     return None
 
 
-_AUX = _BE | frozenset({"can", "could", "will", "would"})
+_AUX = BE | frozenset({"can", "could", "will", "would"})
 
 
 def _leading_description(
@@ -357,9 +369,9 @@ def _describes(description: str, near: str, about: str) -> bool:
     it in ``near`` (what the document says where it names the entity) beyond the words of
     ``about`` (its title: every line of the Tern retrospective is about Tern), compared by
     :func:`~drrag_cli.select.bridges.stem`: "the judge of the harvest show" is who the show
-    "is judged by"."""
+    "is judged by"; or an agent noun said with its verb (:func:`_acts`: the cup "was won by")."""
     said = content(near) - content(about)
-    if content(description) & said:
+    if content(description) & said or _acts(WORD_RE.findall(description.lower()), near):
         return True
     short = {w for w in content(description) if len(w) == 4}  # "star" is not the stem of "starring"
     return any(re.fullmatch(rf"{w}{w[-1]}?(?:ing|ed|er|ers)", word) for word in content_words(near) for w in short)
@@ -367,34 +379,3 @@ def _describes(description: str, near: str, about: str) -> bool:
 
 def content_words(text: str) -> set[str]:
     return {w for w in WORD_RE.findall(text.lower()) if w not in STOP}
-
-
-OPENING = 200  # characters of the bridge's document where it says what it is ("... is an American film director")
-
-
-def says_it_is(kind: str, entity: str, opening: str) -> bool:
-    """The bridge's name or its document's opening says it is a ``kind``: "Lund University",
-    "John Waters is an American film director" (a form of be, then at most five words). A
-    profile that says its subject "studied ... at Musashino Art University" does not make
-    her a university."""
-    if kind in WORD_RE.findall(entity.lower()):
-        return True
-    said = re.compile(rf"\b(?:is|was|are|were)\s+(?:[\w'’-]+\s+){{0,5}}?{re.escape(kind)}s?\b", re.IGNORECASE)
-    return bool(said.search(opening))
-
-
-def asked_kind(question: str) -> str:
-    """The noun a "What / Which <noun> ...?" question asks for, lower-case: the last word of
-    the words after the question word, up to a preposition, a form of be / do / have or a
-    past participle ("Which American film [director] hosted ...", "In which [city] was
-    ..."); "" for other questions ("Who ...?", "Where ...?")."""
-    words = WORD_RE.findall(question.lower())
-    at = next((i for i, w in enumerate(words[:3]) if w in ("what", "which")), None)
-    if at is None:
-        return ""
-    kind = ""
-    for word in words[at + 1 :]:
-        if word in PREPOSITIONS or word in _BE or word in DO or word in STOP or _PARTICIPLE_RE.search(word):
-            break
-        kind = word
-    return kind

@@ -7,7 +7,7 @@ driving technique", was fed beside it. In a two-hop question the answer is often
 document itself, the one the question does not name. When the model's answer is a sentence
 (:data:`LONG_COPY` words or more) or it gave none, the question asks for a kind of thing
 ("what / which / this <kind>") and exactly one fed document the question does not name says
-it is that kind in its opening (:func:`.description.says_it_is`), that document's title is
+it is that kind in its opening (:func:`.kinds.says_it_is`), that document's title is
 the answer. Several such documents narrow to those a named document mentions; more than one
 left, and the model's answer stands.
 """
@@ -18,7 +18,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from drrag_cli.generate.description import OPENING, PREPOSITIONS, says_it_is
+from drrag_cli.generate.description import PREPOSITIONS
+from drrag_cli.generate.kinds import OPENING, says_it_is
 from drrag_cli.generate.prompts import FALLBACK_ANSWER, answer_options
 from drrag_cli.index.links import core_title
 from drrag_cli.select.bridges import STOP, WORD_RE, words

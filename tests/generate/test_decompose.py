@@ -13,7 +13,7 @@ from drrag_cli.generate.decompose import (
     mentioned_bridge,
     named_bridge,
 )
-from drrag_cli.generate.description import says_it_is
+from drrag_cli.generate.kinds import says_it_is
 from drrag_cli.retrieve.context import Selected
 from drrag_cli.types import Passage
 
@@ -450,6 +450,10 @@ def test_a_description_inside_the_asked_one_or_before_a_closing_preposition(
         ("When did the country containing Nugegoda leave the British Empire?", "Sri Lanka",
          "a country containing nugegoda: sri lanka", "Nugegoda",
          "When did Sri Lanka leave the British Empire?"),  # joined by its verb
+        # "1979-80" names "1979–80 European Cup"; its winner is who it "was won by"
+        ("When did the 1979-80 European Cup winner win the FA Cup?", "Nottingham Forest",
+         "the 1979–80 season of the european cup was won by holders nottingham forest", "1979–80 European Cup",
+         "When did Nottingham Forest win the FA Cup?"),
     ],
 )  # fmt: skip
 def test_a_description_after_did_whose_relative_clause_ends_on_is_located(
