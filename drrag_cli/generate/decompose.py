@@ -119,6 +119,7 @@ def _named_in(
     title, target, target_title, source = hop
     target_words = word_string(target)
     subject = core_title(target_title).strip()
+    aspect = _ASPECT.search(subject)  # "Chief Justice of Pakistan" is about Pakistan
     for unit in sorted(found, key=lambda u: -len(pointed & content(u))):
         if len(subject) >= 3 and subject.lower() in unit.lower() and not content_words(subject) & asked:
             return Bridge(subject, unit, title, source)  # the next hop's own subject, named here
@@ -127,18 +128,31 @@ def _named_in(
             while parts and (parts[0].lower() in STOP or parts[0].lower() in CALENDAR):
                 parts = parts[1:]
             name = " ".join(parts)
-            if len(name) < 3 or content_words(name) & asked or word_string(name) not in target_words:
+            if len(name) < 3 or content_words(name) & asked:
                 continue
-            named = inside(name, unit, target) and is_about(name, target)
+            if aspect and name.lower() == aspect.group(1).lower() and inside(name, unit):
+                named = True  # the next hop is an aspect of the name: its text need not repeat it
+            elif word_string(name) not in target_words:
+                continue
+            else:
+                named = inside(name, unit, target) and is_about(name, target)
             if named and sum(name.lower() in text for text in files.values()) <= 2:  # not the company's
                 return Bridge(name, unit, title, source)
     return None
 
 
+# a title that is an aspect of a name: "Chief Justice of Pakistan", "Demographics of Nanjing"
+_ASPECT = re.compile(
+    r"^[A-Z][\w'’-]*(?:\s+[\w'’-]+){0,3}?\s+(?:of|in)\s+(?:the\s+)?([A-Z][\w'’.-]*(?:\s+[A-Z][\w'’.-]*){0,3})$"
+)
+
+
 def _hops(documents: Sequence[Selected]) -> list[tuple[list[str], str, str, str, str]]:
     """(the texts of one document's fed passages, its title, the text and the title of a
     document it may lead to), most likely first: dynamic documents from their static one,
-    then static documents from an earlier-ranked static document of another file."""
+    then static documents from an earlier-ranked static document of another file, then each
+    static document from a dynamic one found through it ("Masherbrum", found from "Chief
+    Justice of Pakistan", names Pakistan)."""
     statics = [d.passage for d in documents if d.via is None]
     by_id = {p.passage_id: p for p in statics}
 
@@ -158,6 +172,10 @@ def _hops(documents: Sequence[Selected]) -> list[tuple[list[str], str, str, str,
         hops += [
             (texts(first), title(first), " ".join(texts(later)), title(later), later) for later in sources[i + 1 :]
         ]
+    for d in documents:  # last, the other way: the static document found the answer's side first
+        if d.via is not None and d.via in by_id:
+            first = by_id[d.via]
+            hops.append(([d.passage.text], d.passage.title, " ".join(texts(first.source)), first.title, first.source))
     return hops
 
 

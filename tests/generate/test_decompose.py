@@ -460,3 +460,15 @@ def test_a_description_after_did_whose_relative_clause_ends_on_is_located(
     question: str, entity: str, near: str | None, about: str, expected: str | None
 ) -> None:
     assert bridge_question(question, entity, near, about) == expected
+
+
+def test_a_static_document_that_is_an_aspect_of_a_name_its_dynamic_one_states() -> None:
+    """CFS ranked the answer's side first: "Chief Justice of Pakistan" (static, its text
+    never says Pakistan) led to Masherbrum's page, which says where the mountain is."""
+    justice = selected(1, "cjp.md", "Chief Justice of Pakistan", "The current Chief Justice is Mian Saqib Nisar.")
+    mountain = selected(2, "masherbrum.md", "Masherbrum", "Masherbrum (formerly known as K1) is located in the "
+                        "Ghanche District, Gilgit Baltistan of Pakistan.", via=1)  # fmt: skip
+    question = "Who is the newly elected Chief Justice of the country where Masherbrum is located?"
+    assert decomposed(question, [justice, mountain]) == "Who is the newly elected Chief Justice of Pakistan?"
+    other = selected(1, "cjg.md", "Chief Justice of Ghana", "The current Chief Justice is Sophia Akuffo.")
+    assert decomposed(question, [other, mountain]) is None  # Ghana's page is not about Pakistan
