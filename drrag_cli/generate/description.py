@@ -92,9 +92,10 @@ def _definite(question: str, entity: str, near: str | None, about: str) -> str |
 
 
 # what a note says where it names the one a possessive describes: "Erik Hort's birthplace" is
-# where "Erik Hort was born", "Anna Benson's husband" whom she "married"
-_POSSESSED_AS = {"birthplace": "born", "hometown": "born", "spouse": "married", "husband": "married",
-                 "wife": "married", "employer": "works", "alma": "studied", "mater": "studied"}  # fmt: skip
+# where "Erik Hort was born", "Anna Benson's husband" whom she "married" (or whose "ex-wife" she is)
+_POSSESSED_AS = {"birthplace": ("born",), "hometown": ("born",), "spouse": ("married", "wife", "husband"),
+                 "husband": ("married", "wife"), "wife": ("married", "husband"), "employer": ("works",),
+                 "alma": ("studied",), "mater": ("studied",)}  # fmt: skip
 
 
 def _possessive(question: str, entity: str, near: str | None, about: str) -> str | None:
@@ -132,7 +133,7 @@ def _possessive(question: str, entity: str, near: str | None, about: str) -> str
             possessed[-1:] = [_POSSESSIVE.sub("", w) for w in possessed[-1:]]
             if len(possessed) != stop - j - 1 or not all(w.isalpha() and w not in STOP for w in possessed):
                 continue
-            if content(" ".join(_POSSESSED_AS.get(w, w) for w in possessed)) <= said:
+            if all(content(w) <= said or any(content(a) <= said for a in _POSSESSED_AS.get(w, ())) for w in possessed):
                 if itself and not owns:
                     return None  # asks for the lead; "Who is [Heron's lead]'s wife?" asks for his wife
                 return " ".join([*words[:start], f"{entity}'s" if owns else entity, *words[stop:]]) + "?"
@@ -168,6 +169,11 @@ _AGENT_VERBS = {
     "coach": ("coached", "coaches"), "captain": ("captained", "captains"), "host": ("hosted", "hosts"),
     "winner": ("won", "wins"),
 }  # fmt: skip
+# who made a work, which a note says with "by": "the second studio album by American band Madina Lake"
+_BY_AGENT = frozenset("performer performed singer sang sung author writer wrote composer composed creator created "
+                      "producer produced developer developed publisher published manufacturer maker made recorded "
+                      "artist band".split())  # fmt: skip
+_BY = re.compile(r"\bby\b", re.IGNORECASE)
 
 
 def _acts(head: list[str], near: str) -> bool:
@@ -369,10 +375,12 @@ def _describes(description: str, near: str, about: str) -> bool:
     it in ``near`` (what the document says where it names the entity) beyond the words of
     ``about`` (its title: every line of the Tern retrospective is about Tern), compared by
     :func:`~drrag_cli.select.bridges.stem`: "the judge of the harvest show" is who the show
-    "is judged by"; or an agent noun said with its verb (:func:`_acts`: the cup "was won by")."""
+    "is judged by"; or an agent noun said with its verb (:func:`_acts`: the cup "was won by"),
+    or who made a work (:data:`_BY_AGENT`) where the document says "by"."""
     said = content(near) - content(about)
-    if content(description) & said or _acts(WORD_RE.findall(description.lower()), near):
-        return True
+    described = WORD_RE.findall(description.lower())
+    if content(description) & said or _acts(described, near) or (_BY_AGENT & set(described) and _BY.search(near)):
+        return True  # "the group who performed Attics to Eden": "an album by American band Madina Lake"
     short = {w for w in content(description) if len(w) == 4}  # "star" is not the stem of "starring"
     return any(re.fullmatch(rf"{w}{w[-1]}?(?:ing|ed|er|ers)", word) for word in content_words(near) for w in short)
 

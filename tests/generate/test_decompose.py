@@ -450,6 +450,15 @@ def test_a_description_inside_the_asked_one_or_before_a_closing_preposition(
         ("When did the country containing Nugegoda leave the British Empire?", "Sri Lanka",
          "a country containing nugegoda: sri lanka", "Nugegoda",
          "When did Sri Lanka leave the British Empire?"),  # joined by its verb
+        # who made a work is who the work is "by"; a husband is whose "ex-wife" she is
+        ("In what year was the group who performed Attics To Eden formed?", "Madina Lake",
+         "attics to eden is the second studio album by american band madina lake", "Attics to Eden",
+         "In what year was Madina Lake formed?"),
+        ("What team was Anna Benson's husband on?", "Kris Benson",
+         "anna benson is an american model and ex-wife of former baseball pitcher kris benson", "Anna Benson",
+         "What team was Kris Benson on?"),
+        ("In what year was the group who performed Attics To Eden formed?", "Madina Lake",
+         "attics to eden was released in 2009; madina lake toured", "Attics to Eden", None),
         # "1979-80" names "1979–80 European Cup"; its winner is who it "was won by"
         ("When did the 1979-80 European Cup winner win the FA Cup?", "Nottingham Forest",
          "the 1979–80 season of the european cup was won by holders nottingham forest", "1979–80 European Cup",
