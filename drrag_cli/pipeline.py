@@ -167,15 +167,18 @@ class Pipeline:
                 "answer_max_tokens": self.settings.llm.max_tokens,
                 "on_token": on_token,
             }
+        from drrag_cli.generate.statements import said_as
+
+        query = said_as(question)  # "Where is Aiko Tanabe from?" finds where she "was born"
         ctx = RunContext(
-            question,
+            query,
             index,
             params,
             classifier=self.classifier if strategy.uses_classifier else None,
             fused=fused,
             services=services,
         )
-        result = strategy.run(question, ctx)
+        result = strategy.run(query, ctx)
         result.strategy = plan.name
         result.trace["strategy"] = plan.name
         if rewrites is not None:
@@ -263,6 +266,24 @@ class Pipeline:
         found = self.index.aliases([d.passage.passage_id for d in documents if d.passage.passage_id is not None])
         return {d.passage.source: found[d.passage.passage_id] for d in documents if d.passage.passage_id in found}
 
+    def _decomposed(
+        self, question: str, retrieval: RetrievalResult, passages: list[Passage]
+    ) -> tuple[str, list[Passage]]:
+        """(the question about the bridge by name, the passages to answer it from), or the
+        question and passages as they are when the context has no bridge or the question
+        cannot be rewritten (:func:`~drrag_cli.generate.decompose.bridged`)."""
+        from drrag_cli.generate.decompose import bridge_context, bridged
+        from drrag_cli.generate.statements import said_as
+
+        found = bridged(question, retrieval.documents, self._aliases(retrieval.documents))
+        if not found:
+            return question, passages
+        asked, bridge = found
+        passages = self._reread(said_as(asked.replace(bridge.entity, " ")), passages, bridge.source)
+        if self.settings.answer.context == "bridge":
+            passages = bridge_context(bridge, passages, retrieval.documents, asked)
+        return asked, passages
+
     def _reread(self, relation: str, passages: list[Passage], source: str) -> list[Passage]:
         """After a decomposed rewrite, the bridge document's (``source``) passage that holds
         most words of what is asked of the bridge (the rewritten question without the
@@ -317,16 +338,7 @@ class Pipeline:
             if self.settings.answer.context == "linked":
                 passages = linked_context(retrieval.documents, passages)
             if self.settings.answer.mode == "decompose":
-                from drrag_cli.generate.decompose import bridged
-
-                found = bridged(question, retrieval.documents, self._aliases(retrieval.documents))
-                if found:
-                    asked, bridge = found
-                    passages = self._reread(asked.replace(bridge.entity, " "), passages, bridge.source)
-                    if self.settings.answer.context == "bridge":
-                        from drrag_cli.generate.decompose import bridge_context
-
-                        passages = bridge_context(bridge, passages, retrieval.documents, asked)
+                asked, passages = self._decomposed(question, retrieval, passages)
             asked = where_question(asked)  # the small model reads "where" better than "in which city"
             answer = generate_answer(
                 self.generator,

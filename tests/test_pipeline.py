@@ -282,3 +282,26 @@ def test_a_release_date_is_read_from_the_changelog_passage_that_dates_the_versio
     result = Pipeline(settings).ask("When was Heron 1.0.0 released?")
     assert result.answer.text == "2023-03-14" and result.llm_calls == 0
     assert result.answer.looked_up is not None and result.answer.looked_up.column == "version 1.0.0"
+
+
+def test_where_someone_is_from_finds_and_reads_where_they_were_born(tmp_path: Path) -> None:
+    """"Where is X from?" says nothing a note says: the search and the bridge's re-read
+    look for where X "was born" too, and that sentence is read in code. Before, "Where is
+    Aiko Tanabe from?" over the sample corpus's profiles fed her table and another
+    profile, not her "Aiko was born in Sendai", and the model answered with her studies."""
+    import shutil
+
+    sample = Path(__file__).resolve().parents[1] / "sample_corpus"
+    corpus = tmp_path / "c"
+    shutil.copytree(sample / "people", corpus / "people")
+    shutil.copytree(sample / "projects" / "heron", corpus / "heron")
+    settings = Settings().replace({"index.path": str(tmp_path / "ix")})
+    Index.build([corpus], settings)
+    pipe = Pipeline(settings)
+    asked = [("Where is Aiko Tanabe from?", "Sendai"), ("Where is Heron's lead engineer from?", "Uppsala")]
+    for question, answer in asked:
+        result = pipe.ask(question)
+        read = result.answer.looked_up
+        assert result.answer.text == answer and read is not None and read.column == "from", question
+        assert result.llm_calls == 0
+    assert result.answer.asked == "Where is Tobias Lindqvist from?"

@@ -134,6 +134,16 @@ def _read_from(question: str, docs: Sequence[tuple[str, str]]) -> Lookup | None:
     return _read(asked.group("subject"), "from", verb, _stated("where", verb, True, ""), docs)
 
 
+_FROM_ASKED = re.compile(r"^\s*(?:where|(?:what|which)\s+(?:city|town|village|place))\b.*\bfrom\s*\??\s*$", re.I)
+
+
+def said_as(question: str) -> str:
+    """A question (or what it asks of the bridge) with the word a note says it with: "Where
+    is Aiko Tanabe from?" is where she "was born" ("born" added, for the search and the
+    bridge's re-read); any other question as it is."""
+    return f"{question} born" if _FROM_ASKED.match(question) else question
+
+
 def _a_name(subject: str) -> bool:
     """The subject holds a capitalised word of three letters or more and possesses nothing: a
     name, not a description ("Tobias Lindqvist's mother" is not Tobias, whose "born in

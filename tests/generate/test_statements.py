@@ -286,3 +286,11 @@ def test_where_someone_is_from_is_where_they_were_born() -> None:
         assert read is not None and (read.answer, read.column) == ("La Goulette", "from")
     assert read_statement("What country is Claudia Cardinale from?", [CARDINALE]) is None  # not a city
     assert read_statement("Where is the lead of Heron from?", [CARDINALE]) is None  # a description, not a name
+
+
+def test_said_as_adds_born_to_where_someone_is_from() -> None:
+    from drrag_cli.generate.statements import said_as
+
+    assert said_as("Where is Aiko Tanabe from?") == "Where is Aiko Tanabe from? born"
+    assert said_as("What city is   from?") == "What city is   from? born"
+    assert said_as("Where did Aiko Tanabe study?") == "Where did Aiko Tanabe study?"
