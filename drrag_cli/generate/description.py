@@ -324,7 +324,8 @@ def _described_inside(
     with a word of it (``near``), opens with a common noun ("[the IFFHS in 1992]" is a name),
     and no relative word stands before it ("the physicist who directed ... at [the same
     place ...]"), nor a description inside its own clause (in "the castle in [the city where
-    the performer of X formed]" the entity is the performer)."""
+    the performer of X formed]" the entity is the performer). A possessive at its end is the
+    entity: "the bridge in the birthplace of [Gloria in D Major's composer]"."""
     title = content(core_title(about))
     if near is None or not title:
         return None
@@ -343,6 +344,10 @@ def _described_inside(
             return None
         if not _one_phrase(span) or not _describes(" ".join(words[j:]), near, about) or _acts(lower[at:j], near):
             return None
+        owner = [k for k in range(j, len(words)) if _POSSESSIVE.search(lower[k])]
+        if owner:  # "the birthplace of [Gloria in D Major's composer]": only the possessive is the entity
+            of = [k for k in range(j, owner[-1]) if lower[k] == "of"]
+            return " ".join([*words[: of[-1] + 1], entity]) + "?" if owner[-1] == len(words) - 2 and of else None
         return " ".join([*words[:j], entity]) + "?"
     return None
 

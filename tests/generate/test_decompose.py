@@ -401,6 +401,10 @@ def test_a_mentioned_bridge_is_found_where_the_question_s_words_stand_by_stem() 
         ("Who is the newly elected Chief Justice of the country where Masherbrum is located?", "Pakistan",
          "masherbrum is located in the ghanche district, pakistan", "Masherbrum",
          "Who is the newly elected Chief Justice of Pakistan?"),
+        # a possessive at the end of the inner description is the entity, not the birthplace
+        ("What is the name of the famous bridge in the birthplace of Gloria in D Major's composer?",
+         "Antonio Vivaldi", "the hymn gloria, composed by antonio vivaldi", "Gloria (Vivaldi)",
+         "What is the name of the famous bridge in the birthplace of Antonio Vivaldi?"),
         # the city is not the performer: the relative clause holds a description of its own
         ("What is the name of the castle in the city where the performer of We Sweat Blood formed?", "Danko Jones",
          "we sweat blood is an album performed by danko jones", "We Sweat Blood", None),
