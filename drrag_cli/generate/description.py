@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from drrag_cli.generate.describes import AGENT_VERBS, acts, describes
 from drrag_cli.generate.prompts import answer_options, neutralise
 from drrag_cli.index.links import core_title
 from drrag_cli.select.bridges import STOP, WORD_RE, content
@@ -84,7 +85,7 @@ def _definite(question: str, entity: str, near: str | None, about: str) -> str |
             tail, span = 0, lower[i:]  # the participle is the description's own: "Whose father was John Cabot?"
         if len(span) < 2 or (span[-1] in PREPOSITIONS and not _RELATIVE & set(span[1:-1])):
             return None  # "... birthplace [a part of]?"; "[the cluster that X was trained on]" is whole
-        if near is not None and not _describes(" ".join(span), near, about):
+        if near is not None and not describes(" ".join(span), near, about, entity):
             return None  # the static document does not describe the entity this way
         at = _innermost(words, lower, i, len(words) - tail, near, about)
         return " ".join([*words[:at], entity, *words[len(words) - tail :]]) + "?"
@@ -107,7 +108,7 @@ def _possessive(question: str, entity: str, near: str | None, about: str) -> str
     possessor, words the document does not say there, "What / Who is [Heron's lead]?",
     which asks for the entity itself, and the object of an agent noun the document states
     with its verb ("the leader of [the water board's flood team]", which "is led by" the
-    entity: :func:`_acts`). A possessed phrase that possesses in turn keeps its "'s":
+    entity: :func:`.describes.acts`). A possessed phrase that possesses in turn keeps its "'s":
     "[Heron's lead engineer]'s mother" is "Tobias Lindqvist's mother"."""
     title = WORD_RE.findall(core_title(about).lower())
     if near is None or not title:
@@ -125,7 +126,7 @@ def _possessive(question: str, entity: str, near: str | None, about: str) -> str
             start -= 1  # "[the Tidepool design's author]"
         opening = [w.lower() for w in words[:start]]
         itself = bool(opening) and opening[0] in _SUBJECT_WH and set(opening[1:]) <= BE  # "What is [Heron's lead]?"
-        if not opening or (opening[-1] in PREPOSITIONS and _acts(opening[-4:-1], near)):
+        if not opening or (opening[-1] in PREPOSITIONS and acts(opening[-4:-1], near)):
             return None  # "the leader of [the water board's flood team]", "led by" him: he is the leader
         for stop in (j + 3, j + 2):
             possessed = [w.lower() for w in words[j + 1 : stop]]
@@ -155,33 +156,9 @@ def _innermost(words: list[str], lower: list[str], at: int, end: int, near: str 
             continue
         if (_RELATIVE | {"where", "when"}) & set(lower[at:j]):
             continue
-        if _one_phrase(lower[j:end]) and _describes(" ".join(words[j:end]), near, about):
-            return at if _acts(lower[at:j], near) else j
+        if _one_phrase(lower[j:end]) and describes(" ".join(words[j:end]), near, about):
+            return at if acts(lower[at:j], near) else j
     return at
-
-
-# an agent noun and the verb forms a note says it with: "the leader of the flood team" is
-# who "the flood team is led by"
-_AGENT_VERBS = {
-    "leader": ("led", "leads", "lead"), "founder": ("founded", "founds"), "owner": ("owned", "owns"),
-    "author": ("wrote", "written", "writes"), "writer": ("wrote", "written", "writes"),
-    "director": ("directed", "directs"), "chair": ("chaired", "chairs"), "manager": ("managed", "manages"),
-    "coach": ("coached", "coaches"), "captain": ("captained", "captains"), "host": ("hosted", "hosts"),
-    "winner": ("won", "wins"),
-}  # fmt: skip
-# who made a work, which a note says with "by": "the second studio album by American band Madina Lake"
-_BY_AGENT = frozenset("performer performed singer sang sung author writer wrote composer composed creator created "
-                      "producer produced developer developed publisher published manufacturer maker made recorded "
-                      "artist band".split())  # fmt: skip
-_BY = re.compile(r"\bby\b", re.IGNORECASE)
-
-
-def _acts(head: list[str], near: str) -> bool:
-    """The outer description's head ("the leader of ...") is an agent noun that the static
-    document states with its verb where it names the entity ("is led by [[Jonas Berg]]"):
-    the entity is the one the whole description describes, not the inner one's subject."""
-    said = set(WORD_RE.findall(near.lower()))
-    return any(said & set(_AGENT_VERBS.get(word, ())) for word in head)
 
 
 def _participle(word: str) -> bool:
@@ -247,7 +224,7 @@ def _done_by(
             continue
         between = lower[at + 1 : end - len(title)]
         if not between:  # "[the 1979-80 European Cup winner] win ...": an agent noun after the title
-            if lower[end] not in _AGENT_VERBS or end + 1 >= len(words):
+            if lower[end] not in AGENT_VERBS or end + 1 >= len(words):
                 return None
             return _replaced_if(words, at, end + 1, entity, near, about)
         clause = bool(set(between) & (_RELATIVE | {"where"}))
@@ -266,8 +243,8 @@ def _done_by(
 
 def _replaced_if(words: list[str], at: int, end: int, entity: str, near: str, about: str) -> str | None:
     """The question with ``words[at:end]`` replaced by ``entity``, if the static document
-    describes the entity that way (:func:`_describes`)."""
-    if not _describes(" ".join(words[at:end]), near, about):
+    describes the entity that way (:func:`.describes.describes`)."""
+    if not describes(" ".join(words[at:end]), near, about, entity):
         return None
     return " ".join([*words[:at], entity, *words[end:]]) + "?"
 
@@ -305,11 +282,11 @@ def _inner_description(
         return None
     for j in range(at + 2, len(words) - 2):
         if lower[j] in DETERMINERS and lower[j - 1] == "of" and _RELATIVE & set(lower[j + 1 :]):
-            if not _describes(" ".join(words[j:]), near, about):
+            if not describes(" ".join(words[j:]), near, about, entity):
                 return None
             return " ".join([*words[:j], entity]) + "?"
     clause = (_RELATIVE | {"where", "when"}) & set(lower[at + 1 :])
-    if not clause or not _one_phrase(lower[at:]) or not _describes(" ".join(words[at:]), near, about):
+    if not clause or not _one_phrase(lower[at:]) or not describes(" ".join(words[at:]), near, about, entity):
         return None
     return " ".join([*words[:at], entity]) + "?"
 
@@ -342,7 +319,7 @@ def _described_inside(
             return None  # "What is the county seat of [the X] located?": no description ends on a verb
         if clause is not None and DETERMINERS & set(span[clause:]):
             return None
-        if not _one_phrase(span) or not _describes(" ".join(words[j:]), near, about) or _acts(lower[at:j], near):
+        if not _one_phrase(span) or not describes(" ".join(words[j:]), near, about, entity) or acts(lower[at:j], near):
             return None
         owner = [k for k in range(j, len(words)) if _POSSESSIVE.search(lower[k])]
         if owner:  # "the birthplace of [Gloria in D Major's composer]": only the possessive is the entity
@@ -370,24 +347,9 @@ def _leading_description(
     end = next((i for i, w in enumerate(lower) if w in _AUX), None)
     if end is None or end < 3 or not _WH & set(lower[end + 1 :]) or _RELATIVE & {lower[end - 1]}:
         return None
-    if not _describes(" ".join(words[:end]), near, about):
+    if not describes(" ".join(words[:end]), near, about, entity):
         return None
     return " ".join([entity, *words[end:]]) + "?"
-
-
-def _describes(description: str, near: str, about: str) -> bool:
-    """The static document describes the entity as ``description`` does: a content word of
-    it in ``near`` (what the document says where it names the entity) beyond the words of
-    ``about`` (its title: every line of the Tern retrospective is about Tern), compared by
-    :func:`~drrag_cli.select.bridges.stem`: "the judge of the harvest show" is who the show
-    "is judged by"; or an agent noun said with its verb (:func:`_acts`: the cup "was won by"),
-    or who made a work (:data:`_BY_AGENT`) where the document says "by"."""
-    said = content(near) - content(about)
-    described = WORD_RE.findall(description.lower())
-    if content(description) & said or _acts(described, near) or (_BY_AGENT & set(described) and _BY.search(near)):
-        return True  # "the group who performed Attics to Eden": "an album by American band Madina Lake"
-    short = {w for w in content(description) if len(w) == 4}  # "star" is not the stem of "starring"
-    return any(re.fullmatch(rf"{w}{w[-1]}?(?:ing|ed|er|ers)", word) for word in content_words(near) for w in short)
 
 
 def content_words(text: str) -> set[str]:

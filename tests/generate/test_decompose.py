@@ -462,7 +462,10 @@ def test_a_description_inside_the_asked_one_or_before_a_closing_preposition(
          "anna benson is an american model and ex-wife of former baseball pitcher kris benson", "Anna Benson",
          "What team was Kris Benson on?"),
         ("In what year was the group who performed Attics To Eden formed?", "Madina Lake",
-         "attics to eden was released in 2009; madina lake toured", "Attics to Eden", None),
+         "attics to eden was produced by joe smith; madina lake toured", "Attics to Eden", None),  # not by them
+        ("What year did the company that published Starship Command end?", "Acornsoft",
+         "acornsoft's starship command is a computer game. it was written by peter irvin", "Starship Command",
+         "What year did Acornsoft end?"),  # the company's game
         # "1979-80" names "1979–80 European Cup"; its winner is who it "was won by"
         ("When did the 1979-80 European Cup winner win the FA Cup?", "Nottingham Forest",
          "the 1979–80 season of the european cup was won by holders nottingham forest", "1979–80 European Cup",
