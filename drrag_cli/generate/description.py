@@ -87,7 +87,7 @@ def _definite(question: str, entity: str, near: str | None, about: str) -> str |
             return None  # "... birthplace [a part of]?"; "[the cluster that X was trained on]" is whole
         if near is not None and not describes(" ".join(span), near, about, entity):
             return None  # the static document does not describe the entity this way
-        at = _innermost(words, lower, i, len(words) - tail, near, about)
+        at = _innermost(words, lower, i, len(words) - tail, near, about, entity)
         return " ".join([*words[:at], entity, *words[len(words) - tail :]]) + "?"
     return None
 
@@ -142,7 +142,9 @@ def _possessive(question: str, entity: str, near: str | None, about: str) -> str
     return None
 
 
-def _innermost(words: list[str], lower: list[str], at: int, end: int, near: str | None, about: str) -> int:
+def _innermost(
+    words: list[str], lower: list[str], at: int, end: int, near: str | None, about: str, entity: str = ""
+) -> int:
     """Where the description the entity replaces starts: at ``at``, or at the innermost
     description nested in it after a preposition, when that one alone is what the static
     document says of the entity (``near``): "In which year was the university attended by
@@ -156,7 +158,7 @@ def _innermost(words: list[str], lower: list[str], at: int, end: int, near: str 
             continue
         if (_RELATIVE | {"where", "when"}) & set(lower[at:j]):
             continue
-        if _one_phrase(lower[j:end]) and describes(" ".join(words[j:end]), near, about):
+        if _one_phrase(lower[j:end]) and describes(" ".join(words[j:end]), near, about, entity):
             return at if acts(lower[at:j], near) else j
     return at
 

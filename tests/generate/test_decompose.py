@@ -463,6 +463,10 @@ def test_a_description_inside_the_asked_one_or_before_a_closing_preposition(
          "What team was Kris Benson on?"),
         ("In what year was the group who performed Attics To Eden formed?", "Madina Lake",
          "attics to eden was produced by joe smith; madina lake toured", "Attics to Eden", None),  # not by them
+        # the innermost description is the one the work's "by" names: not the birth city
+        ("How many times did plague occur in the birth city of the composer of La fida ninfa?", "Antonio Vivaldi",
+         "la fida ninfa is an opera by antonio vivaldi to a libretto by scipione maffei", "La fida ninfa",
+         "How many times did plague occur in the birth city of Antonio Vivaldi?"),
         ("What year did the company that published Starship Command end?", "Acornsoft",
          "acornsoft's starship command is a computer game. it was written by peter irvin", "Starship Command",
          "What year did Acornsoft end?"),  # the company's game
