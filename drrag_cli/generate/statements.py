@@ -53,9 +53,9 @@ _DID = re.compile(
 )
 # "Where is Claudia Cardinale from?", "What city is the star of … from?" (once rewritten): where
 # the subject was born, or a band formed
+_FROM_OPENING = r"^\s*(?:where|(?:what|which)\s+(?:city|town|village|place))"
 _FROM = re.compile(
-    r"^\s*(?:where|(?:what|which)\s+(?P<kind>city|town|village|place))\s+(?:is|was|are|were)\s+"
-    r"(?P<subject>[A-Z].*?)\s+(?:originally\s+)?from\s*\??\s*$",
+    _FROM_OPENING + r"\s+(?:is|was|are|were)\s+(?P<subject>[A-Z].*?)\s+(?:originally\s+)?from\s*\??\s*$",
     re.IGNORECASE,
 )
 _PLACES = frozenset(("city", "town", "village", "place"))  # "In which city was X born?" asks where
@@ -125,8 +125,8 @@ def read_statement(question: str, docs: Sequence[tuple[str, str]]) -> Lookup | N
 
 def _read_from(question: str, docs: Sequence[tuple[str, str]]) -> Lookup | None:
     """"Where is Claudia Cardinale from?" / "What city is … from?": where a fed sentence about
-    the subject says it was born ("was born … in La Goulette") or formed; a country is read
-    only as written after the verb."""
+    the subject says it was born ("was born … in La Goulette") or formed. "What country is …
+    from?" is not read: a birthplace is a town."""
     asked = _FROM.match(question)
     if asked is None or not _a_name(asked.group("subject")):
         return None
@@ -134,7 +134,7 @@ def _read_from(question: str, docs: Sequence[tuple[str, str]]) -> Lookup | None:
     return _read(asked.group("subject"), "from", verb, _stated("where", verb, True, ""), docs)
 
 
-_FROM_ASKED = re.compile(r"^\s*(?:where|(?:what|which)\s+(?:city|town|village|place))\b.*\bfrom\s*\??\s*$", re.I)
+_FROM_ASKED = re.compile(_FROM_OPENING + r"\b.*\bfrom\s*\??\s*$", re.IGNORECASE)  # its name may be gone
 
 
 def said_as(question: str) -> str:
