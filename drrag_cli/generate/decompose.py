@@ -115,7 +115,9 @@ def _named_in(
 ) -> Bridge | None:
     """The first name of the units ``found`` (most ``pointed`` words first) that the hop's
     next document (``hop``: the first one's title, the next one's text, title and source)
-    is about: its own subject, else a name it holds (:func:`mentioned_bridges`)."""
+    is about: its own subject, else a name it holds (:func:`mentioned_bridges`), or the name
+    its title is an aspect of ("Chief Justice of Pakistan": Pakistan), which its text need
+    not repeat."""
     title, target, target_title, source = hop
     target_words = word_string(target)
     subject = core_title(target_title).strip()
