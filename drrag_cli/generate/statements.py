@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from drrag_cli.generate.compare import MONTHS
+from drrag_cli.generate.prompts import where_question
 from drrag_cli.generate.tables import Lookup, linearise
 from drrag_cli.ingest.units import statement_units
 from drrag_cli.select.bridges import PARTICLES  # "Sanne de Vries": "de" is no verb
@@ -35,7 +36,7 @@ from drrag_cli.select.bridges import PARTICLES  # "Sanne de Vries": "de" is no v
 # "Which client is Plover built for?" asks for the name after the verb (either voice: "that
 # Halyard Labs builds and operates for Vellmar Water Authority") and the question's preposition
 _ASKED = re.compile(
-    r"^\s*(?P<wh>where|when|who|whom|by\s+whom|(?:in\s+)?(?:what|which)\s+year|(?:in\s+)?(?:what|which)\s+(?-i:[a-z]+))"
+    r"^\s*(?P<wh>where|when|who|whom|by\s+whom|(?:in\s+)?(?:what|which)\s+year|(?:what|which)\s+(?-i:[a-z]+))"
     r"\s+(?:was|were|is|are)\s+(?P<subject>[A-Z].*?)\s+"
     r"(?P<verb>born|founded|established|opened|built|released|published|formed|created|launched|located|based|"
     r"headquartered|buried|raised|directed|written|produced|designed|composed|(?-i:[a-z]{3,}ed))"
@@ -58,7 +59,6 @@ _FROM = re.compile(
     _FROM_OPENING + r"\s+(?:is|was|are|were)\s+(?P<subject>[A-Z].*?)\s+(?:originally\s+)?from\s*\??\s*$",
     re.IGNORECASE,
 )
-_PLACES = frozenset(("city", "town", "village", "place"))  # "In which city was X born?" asks where
 _NOT_READ = frozenset("do be have get say mean".split())  # "What does Ana Ruiz do?": no one value
 _IRREGULAR = {"grow": "grew", "go": "went", "teach": "taught", "meet": "met", "leave": "left", "begin": "began",
               "become": "became", "win": "won", "build": "built", "find": "found", "write": "wrote", "sing": "sang",
@@ -96,14 +96,13 @@ def read_statement(question: str, docs: Sequence[tuple[str, str]]) -> Lookup | N
     """The value every fed sentence about the question's subject states after its verb
     ("born in Braga" → Braga; a date for "When", a name after "by" for "Who"), or None
     when the question is not of that shape, no sentence states it, or two disagree."""
+    question = where_question(question)  # "In which city was X born?" asks where, as the pipeline asks it
     asked = _ASKED.match(question)
     did = None if asked else _DID.match(question)
     shape = asked or did
     if shape is None:
         return _read_from(question, docs)
     wh = shape.group("wh").lower().split()[-1].replace("whom", "who").replace("year", "when")
-    if asked is not None and wh in _PLACES and asked.group("prep") is None:
-        wh = "where"  # "In which city was Claudia Cardinale born?"
     if did is not None and did.group("kind"):  # "Which instrument does Priya play?"; "What year did … move?"
         wh = "when" if did.group("kind").lower().endswith("year") else "what"
     if asked is not None and wh not in _BETWEEN:  # "Which client is Plover built for?"
