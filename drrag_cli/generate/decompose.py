@@ -18,6 +18,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from drrag_cli.generate.describes import made_by, made_units
 from drrag_cli.generate.description import DETERMINERS, DO, PREPOSITIONS, bridge_question, content_words
 from drrag_cli.generate.kinds import OPENING, asked_kind, says_it_is
 from drrag_cli.index.links import core_title, explicit_links, links_to
@@ -101,6 +102,7 @@ def mentioned_bridges(question: str, documents: Sequence[Selected]) -> Iterator[
         # the question's words that name another document
         pointed = content(question) - content(title) - content(" ".join(statics - {title}))
         found = [u for t in texts for u in units(t) if pointed & content(u)]
+        found += [u for u in made_units(question, title, texts) if u not in found]
         bridge = _named_in(found, pointed, asked, (title, target, target_title, source), files)
         topic = topic_name(question, title, texts)  # a how-to's `ebbtide`, the tool it is about
         if bridge is None and topic and word_string(topic) in word_string(target):
@@ -137,7 +139,7 @@ def _named_in(
             elif word_string(name) not in target_words:
                 continue
             else:
-                named = inside(name, unit, target) and is_about(name, target)
+                named = inside(name, unit, target) and (is_about(name, target) or made_by(name, unit, title))
             if named and sum(name.lower() in text for text in files.values()) <= 2:  # not the company's
                 return Bridge(name, unit, title, source)
     return None

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 
 from drrag_cli.index.links import core_title
+from drrag_cli.ingest.units import units
 from drrag_cli.select.bridges import WORD_RE, content
 
 # an agent noun and the verb forms a note says it with: "the leader of the flood team" is
@@ -45,9 +46,9 @@ def describes(description: str, near: str, about: str, entity: str = "") -> bool
     ``about`` (its title: every line of the Tern retrospective is about Tern), compared by
     :func:`~drrag_cli.select.bridges.stem`: "the judge of the harvest show" is who the show
     "is judged by"; or an agent noun said with its verb (:func:`acts`: the cup "was won by"),
-    or who made a work (:data:`_BY_AGENT`) where the document says the work is "by" the
-    ``entity`` ("an album by American band Madina Lake") or the entity's ("Acornsoft's
-    Starship Command")."""
+    or who made a work (:data:`_BY_AGENT`) that the description names, where the document
+    says the work is "by" the ``entity`` ("an album by American band Madina Lake") or the
+    entity's ("Acornsoft's Starship Command")."""
     said = content(near) - content(about)
     described = WORD_RE.findall(description.lower())
     if content(description) & said or acts(described, near):
@@ -56,10 +57,38 @@ def describes(description: str, near: str, about: str, entity: str = "") -> bool
     words = WORD_RE.findall(near.lower())
     if any(re.fullmatch(rf"{w}{w[-1]}?(?:ing|ed|er|ers)", word) for word in words for w in short):
         return True
-    return bool(entity and _BY_AGENT & set(described) and _made_by(entity, near, about))
+    work = content(core_title(about))  # the description names the work: "the Thinking About You performer"
+    return bool(entity and _BY_AGENT & set(described) and work <= content(description) and made_by(entity, near, about))
 
 
-def _made_by(entity: str, near: str, about: str) -> bool:
-    """``near`` says the work (``about``) is "by" the entity, or the entity's."""
-    name, work = re.escape(entity.lower()), re.escape(core_title(about).lower())
-    return bool(re.search(rf"\bby\s+(?:[\w'’-]+\s+){{0,4}}?{name}\b|\b{name}['’]s\s+{work}", near.lower()))
+def made_by(entity: str, near: str, about: str) -> bool:
+    """``near`` says the work (``about``) is "by" the entity, or the entity's. A word that
+    only qualifies the maker is no maker: "recorded by American country music artist Luke
+    Bryan" is by Luke Bryan, not by American."""
+    name, work = re.escape(entity), re.escape(core_title(about))
+    said = rf"(?i:\bby\s+(?:[\w'’-]+\s+){{0,4}}?){name}\b(?!{_QUALIFIES})|\b{name}['’]s\s+{work}"
+    return bool(re.search(said, near, 0 if re.search(r"[A-Z]", near) else re.IGNORECASE))  # a link's near is lower-case
+
+
+# lower-case words, no preposition or article among them, then a name: "American [country music artist] Luke"
+_QUALIFIES = r"(?:\s+(?!(?:in|on|at|for|from|of|and|or|with|as|under|to|the|a|an)\b)[a-z][\w-]*){1,3}\s+[A-Z]"
+
+
+# a title's qualifier that names the work's maker: "Thinking About You (Norah Jones song)"
+_QUALIFIER = re.compile(r"\(([A-Z][^()]*?)\s+(song|single|album|EP|novel|play|opera|musical)\)\s*$")
+_BY_NAME = re.compile(r"\bby\s+(?:[\w'’-]+\s+){0,4}?[A-Z]")
+
+
+def made_units(question: str, title: str, texts: list[str]) -> list[str]:
+    """When the question asks about who made a work (:data:`_BY_AGENT`: "the performer of
+    Sings America"), the units of the work's document (``title``, ``texts``) that say it
+    is "by" someone ("an album released by David Hasselhoff"), and the title's qualifier
+    said as one ("Thinking About You (Norah Jones song)": a song by Norah Jones); [] for
+    any other question."""
+    if not _BY_AGENT & set(WORD_RE.findall(question.lower())):
+        return []
+    found = [u for text in texts for u in units(text) if _BY_NAME.search(u)]
+    qualifier = _QUALIFIER.search(title)
+    if qualifier:
+        found.append(f"{core_title(title)} is a {qualifier.group(2)} by {qualifier.group(1)}.")
+    return found

@@ -1,0 +1,48 @@
+"""A work's maker as the bridge: "the performer of Sings America" is who the album is "by"."""
+
+from __future__ import annotations
+
+from drrag_cli.generate.decompose import bridged
+from drrag_cli.generate.describes import made_by, made_units
+from tests.generate.test_decompose import selected
+
+SINGS = "Sings America is an album released by David Hasselhoff in August 2004."
+SNAPPER = (
+    "Snapper Foster is a fictional character on the CBS daytime soap opera The Young and the Restless. "
+    "The role was played by William Gray Espy from 1973 to 1975, and David Hasselhoff from 1975 to 1982."
+)
+
+
+def test_the_maker_a_work_is_by_is_the_bridge_though_the_next_page_is_about_someone_else() -> None:
+    """Snapper Foster's page names Hasselhoff in passing; it is not about him, yet it is
+    the next hop the album's "by" leads to (MuSiQue dev100)."""
+    docs = [selected(1, "sings.md", "Sings America", SINGS), selected(2, "snapper.md", "Snapper Foster", SNAPPER, 1)]
+    asked, bridge = bridged("who did the performer of Sings America play on young and restless?", docs)
+    assert (asked, bridge.entity) == ("who did David Hasselhoff play on young and restless?", "David Hasselhoff")
+
+
+def test_a_title_qualifier_names_the_maker() -> None:
+    """"Thinking About You (Norah Jones song)" is a song by Norah Jones, though its text
+    says only "Norah Jones' third solo album"."""
+    thinking = selected(
+        1, "thinking.md", "Thinking About You (Norah Jones song)",
+        "\"Thinking About You\" is the first single from Norah Jones' third solo album, \"Not Too Late\".",
+    )  # fmt: skip
+    turn = selected(2, "turn.md", "Turn Me On (Mark Dinning song)", "Turn Me On. Single by Norah Jones. Songwriter "
+                    "John D. Loudermilk.")  # fmt: skip
+    asked, _ = bridged("Who wrote Turn Me On by the Thinking About You performer?", [thinking, turn])
+    assert asked == "Who wrote Turn Me On by Norah Jones?"
+    assert made_units("When was it released?", thinking.passage.title, [thinking.passage.text]) == []  # no maker asked
+
+
+def test_a_word_that_qualifies_the_maker_is_no_maker() -> None:
+    near = "Home Alone Tonight is a song recorded by American country music artist Luke Bryan as a duet."
+    assert made_by("Luke Bryan", near, "Home Alone Tonight")
+    assert not made_by("American", near, "Home Alone Tonight")
+    assert made_by("David Hasselhoff", SINGS, "Sings America")  # "in August": a preposition, no qualifier
+    home = selected(1, "home.md", "Home Alone Tonight", near)
+    country = selected(2, "country.md", "Country Man", "Country Man is a song recorded by American country music "
+                       "artist Luke Bryan.")  # fmt: skip
+    asked, bridge = bridged('Who sing "Home Alone Tonight" with the performer of "country Man"?', [home, country])
+    assert bridge.entity == "Luke Bryan"
+
