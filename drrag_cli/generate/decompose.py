@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from drrag_cli.generate.describes import made_by, made_units
 from drrag_cli.generate.description import DETERMINERS, DO, PREPOSITIONS, bridge_question, content_words
 from drrag_cli.generate.kinds import OPENING, asked_kind, says_it_is
-from drrag_cli.index.links import core_title, explicit_links, links_to
+from drrag_cli.index.links import core_title, explicit_links, links_to, title_forms
 from drrag_cli.ingest.units import units
 from drrag_cli.select.bridges import CALENDAR, NAME_RE, STOP, WORD_RE, content, inside, topic_name, topic_units
 from drrag_cli.select.bridges import about as is_about  # `about` names a title here
@@ -66,8 +66,9 @@ def named_bridge(documents: Sequence[Selected], aliases: Aliases | None = None) 
         source = sources.get(d.via)
         texts = [p.text.lower() for p in statics if source is None or p.source == source]
         about = next((p.title for p in statics if p.passage_id == d.via), "")
-        if len(title) >= 3 and any(title in text for text in texts):
-            return Bridge(d.passage.title.strip(), _units_naming(title, texts), about, d.passage.source)
+        for name in title_forms(d.passage.title):  # "Nottingham Forest F.C." is named "Nottingham Forest"
+            if len(name) >= 3 and any(name.lower() in text for text in texts):
+                return Bridge(name, _units_naming(name.lower(), texts), about, d.passage.source)
         said = {a.strip().lower() for a in (aliases or {}).get(d.passage.source, ())}
         linking = [u for t in texts for u in units(t) if said & {target for _, target in explicit_links(u)}]
         if len(title) >= 3 and linking:

@@ -49,6 +49,19 @@ def core_title(title: str) -> str:
     return core.split(": ", 1)[0].strip() or core
 
 
+# a club's or a company's suffix, which text drops: "Nottingham Forest F.C." is "Nottingham Forest"
+_SUFFIX = re.compile(r"\s+(?:A\.?F\.?C\.?|F\.?C\.?|Inc\.?|Ltd\.?|plc|S\.A\.|GmbH|LLC)$")
+
+
+def title_forms(title: str) -> list[str]:
+    """The names a text may call a document's subject by, longest first: its title, that
+    without its parenthesis ("Heron (film)" → "Heron") and without a club's or company's
+    suffix ("Nottingham Forest F.C." → "Nottingham Forest"). A title's part after a colon
+    stays ("Offsite 2022: notes" is a document, not a name)."""
+    core = _PAREN.sub("", title).strip()
+    return list(dict.fromkeys(form for form in (title.strip(), core, _SUFFIX.sub("", core)) if form))
+
+
 def explicit_links(text: str) -> list[tuple[int, str]]:
     """[(offset, target)] of the markdown links (``[x](people/x.md)``: the path) and
     wiki-links (``[[X]]``: the name) in ``text``, in order; web and mail links left out."""

@@ -46,3 +46,12 @@ def test_a_word_that_qualifies_the_maker_is_no_maker() -> None:
     asked, bridge = bridged('Who sing "Home Alone Tonight" with the performer of "country Man"?', [home, country])
     assert bridge.entity == "Luke Bryan"
 
+
+def test_a_named_bridge_may_drop_its_clubs_suffix() -> None:
+    """The cup's page says "won by holders Nottingham Forest"; the club's page is titled
+    "Nottingham Forest F.C." (MuSiQue dev100)."""
+    cup = selected(1, "cup.md", "1979–80 European Cup", "The 1979–80 European Cup was won by holders Nottingham Forest "
+                   "in the final against Hamburg.")  # fmt: skip
+    club = selected(2, "club.md", "Nottingham Forest F.C.", "Forest won the FA Cup in 1898 and 1959.", 1)
+    asked, bridge = bridged("When did the 1979-80 European Cup winner win the FA Cup?", [cup, club])
+    assert (asked, bridge.entity) == ("When did Nottingham Forest win the FA Cup?", "Nottingham Forest")

@@ -6,7 +6,16 @@ from pathlib import Path
 
 from drrag_cli.config import Settings
 from drrag_cli.index.api import Index
-from drrag_cli.index.links import DocRef, LinkFinder, core_title, explicit_links, find_links, links_to, unlinked
+from drrag_cli.index.links import (
+    DocRef,
+    LinkFinder,
+    core_title,
+    explicit_links,
+    find_links,
+    links_to,
+    title_forms,
+    unlinked,
+)
 from drrag_cli.select.features import link_order
 
 DOCS = [
@@ -64,6 +73,12 @@ def test_core_title() -> None:
     assert core_title("Heron (film)") == "Heron"
     assert core_title("Heron: project overview") == "Heron"
     assert core_title("(1999)") == "(1999)"
+
+
+def test_title_forms_drop_a_parenthesis_and_a_clubs_suffix_but_keep_a_colons_part() -> None:
+    assert title_forms("Nottingham Forest F.C.") == ["Nottingham Forest F.C.", "Nottingham Forest"]
+    assert title_forms("Heron (film)") == ["Heron (film)", "Heron"]
+    assert title_forms("Offsite 2022: notes") == ["Offsite 2022: notes"]  # a document, not a name
 
 
 def test_the_index_records_links_and_cfs_can_read_them(tmp_path: Path) -> None:
