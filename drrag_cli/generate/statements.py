@@ -74,6 +74,8 @@ _DATE = re.compile(
     r"|(?<![\d,.])(?:1[0-9]{3}|20[0-9]{2})(?![\d,]|\.\d)",
     re.IGNORECASE,
 )
+# dates said as a list are one answer: "won the FA Cup in 1898 and 1959"
+_DATES = rf"(?:{_DATE.pattern})(?:(?:,\s+(?:{_DATE.pattern}))*,?\s+and\s+(?:{_DATE.pattern}))?"
 # what may stand between the verb and the value, by the kind of value asked for
 _BETWEEN = {"where": r"(?:in|at|near)\s+(?:the\s+(?=[A-Z]))?", "when": r"(?:(?:in|on)\s+)?", "who": r"by\s+",
             "what": ""}
@@ -260,7 +262,7 @@ def _counted(question: str, docs: Sequence[tuple[str, str]]) -> Lookup | None:
 def _stated(wh: str, verb: str, passive: bool, thing: str) -> re.Pattern[str]:
     """The pattern of a sentence part that states the asked value: the verb (a pattern), what
     may stand between it and the value (the question's object, if it has one), the value."""
-    value = {"when": _DATE.pattern, "what": f"{_THING}|{_NAME.pattern}"}.get(wh, _NAME.pattern)
+    value = {"when": _DATES, "what": f"{_THING}|{_NAME.pattern}"}.get(wh, _NAME.pattern)
     flags = re.IGNORECASE if wh == "when" else 0  # a name is capitalised; "Born and raised in Porto" too
     if passive and wh == "when":  # "was drafted by the Detroit Lions in the second round of the 2003 NFL Draft"
         between = r"(?:\s+and\s+[a-z]+)?(?:\s+(?!and\b|but\b|then\b)[\w'’-]+){0,10}?"

@@ -294,3 +294,13 @@ def test_said_as_adds_born_to_where_someone_is_from() -> None:
     assert said_as("Where is Aiko Tanabe from?") == "Where is Aiko Tanabe from? born"
     assert said_as("What city is   from?") == "What city is   from? born"
     assert said_as("Where did Aiko Tanabe study?") == "Where did Aiko Tanabe study?"
+
+
+def test_dates_said_as_a_list_are_one_answer() -> None:
+    """"Forest won the FA Cup in 1898 and 1959": both years, not the first (MuSiQue dev100);
+    a "What year" question still reads one."""
+    club = [("Nottingham Forest F.C.", "Forest won the FA Cup in 1898 and 1959. They won the league in 1978.")]
+    assert read_statement("When did Nottingham Forest win the FA Cup?", club).answer == "1898 and 1959"  # type: ignore[union-attr]
+    assert read_statement("What year did Nottingham Forest win the FA Cup?", club).answer == "1898"  # type: ignore[union-attr]
+    born = [("Ada Brook", "Ada Brook was born on 3 March 1987 and raised in Leeds.")]
+    assert read_statement("When was Ada Brook born?", born).answer == "3 March 1987"  # type: ignore[union-attr]
