@@ -103,8 +103,9 @@ def mentioned_bridges(question: str, documents: Sequence[Selected]) -> Iterator[
         # the question's words that name another document
         pointed = content(question) - content(title) - content(" ".join(statics - {title}))
         found = [u for t in texts for u in units(t) if pointed & content(u)]
-        found += [u for u in made_units(question, title, texts) if u not in found]
-        bridge = _named_in(found, pointed, asked, (title, target, target_title, source), files)
+        made = made_units(question, title, texts)
+        found += [u for u in made if u not in found]
+        bridge = _named_in(found, pointed, asked, (title, target, target_title, source), files, made)
         topic = topic_name(question, title, texts)  # a how-to's `ebbtide`, the tool it is about
         if bridge is None and topic and word_string(topic) in word_string(target):
             near = " ".join(topic_units(topic, texts))
@@ -114,13 +115,15 @@ def mentioned_bridges(question: str, documents: Sequence[Selected]) -> Iterator[
 
 
 def _named_in(
-    found: list[str], pointed: set[str], asked: set[str], hop: tuple[str, str, str, str], files: dict[str, str]
+    found: list[str], pointed: set[str], asked: set[str], hop: tuple[str, str, str, str], files: dict[str, str],
+    made: Sequence[str] = (),
 ) -> Bridge | None:
     """The first name of the units ``found`` (most ``pointed`` words first) that the hop's
     next document (``hop``: the first one's title, the next one's text, title and source)
     is about: its own subject, else a name it holds (:func:`mentioned_bridges`), or the name
     its title is an aspect of ("Chief Justice of Pakistan": Pakistan), which its text need
-    not repeat."""
+    not repeat. A unit of ``made`` (:func:`.describes.made_units`) may name a maker the next
+    document only mentions ("Sings America ... by David Hasselhoff"; Snapper Foster's page)."""
     title, target, target_title, source = hop
     target_words = word_string(target)
     subject = core_title(target_title).strip()
@@ -140,7 +143,8 @@ def _named_in(
             elif word_string(name) not in target_words:
                 continue
             else:
-                named = inside(name, unit, target) and (is_about(name, target) or made_by(name, unit, title))
+                maker = unit in made and made_by(name, unit, title)
+                named = inside(name, unit, target) and (is_about(name, target) or maker)
             if named and sum(name.lower() in text for text in files.values()) <= 2:  # not the company's
                 return Bridge(name, unit, title, source)
     return None

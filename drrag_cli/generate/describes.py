@@ -81,13 +81,15 @@ _BY_NAME = re.compile(r"\bby\s+(?:[\w'’-]+\s+){0,4}?[A-Z]")
 
 def made_units(question: str, title: str, texts: list[str]) -> list[str]:
     """When the question asks about who made a work (:data:`_BY_AGENT`: "the performer of
-    Sings America"), the units of the work's document (``title``, ``texts``) that say it
-    is "by" someone ("an album released by David Hasselhoff"), and the title's qualifier
+    Sings America"), the units of the work's document (``title``, ``texts``) that name it
+    (or open with "It") and say it is "by" someone ("Sings America is an album released by
+    David Hasselhoff"; not "'Big Mama' has been described by Lennon"), and the title's qualifier
     said as one ("Thinking About You (Norah Jones song)": a song by Norah Jones); [] for
     any other question."""
     if not _BY_AGENT & set(WORD_RE.findall(question.lower())):
         return []
-    found = [u for text in texts for u in units(text) if _BY_NAME.search(u)]
+    work = core_title(title).lower()
+    found = [u for text in texts for u in units(text) if _BY_NAME.search(u) and (work in u.lower() or u[:3] == "It ")]
     qualifier = _QUALIFIER.search(title)
     if qualifier:
         found.append(f"{core_title(title)} is a {qualifier.group(2)} by {qualifier.group(1)}.")

@@ -62,6 +62,8 @@ def _definite(question: str, entity: str, near: str | None, about: str) -> str |
     opens = lower[:1] if lower[:1] and lower[0] in _WH else lower[:2]
     if not opens or opens[-1] not in _WH or (len(opens) == 2 and opens[0] not in PREPOSITIONS):
         return _leading_description(words, lower, entity, near, about)
+    if lower[len(opens) : len(opens) + 1] in (["of"], ["among"]) or lower[len(opens) : len(opens) + 2] == ["one", "of"]:
+        return None  # "Which of [the founders of X] contributed ...?": the answer is one of them
     for i in range(len(opens), len(words)):
         if lower[i] not in DETERMINERS or _names(words, i):
             continue  # "What treaty ceded territory to [the US] extending ...": a name, not a description

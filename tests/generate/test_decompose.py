@@ -38,6 +38,8 @@ from drrag_cli.types import Passage
         ("What county is Erik Hort's birthplace a part of?", "Montebello", None),
         ("Which musical instrument does the lead of Project Plover play?", "Inês Carvalho", None),
         ("Who joined earlier, Priya Raman or Jonas Weber?", "Priya Raman", None),  # a choice
+        ("Which of the founders of the Mississippi Institute of Arts and Letters contributed to the Act?",
+         "William Winter", None),  # the answer is one of them (HotpotQA train100)
         ("Are both Senet and Medici board games?", "Senet", None),  # yes/no
         ("Where was Tobias Lindqvist born?", "Tobias Lindqvist", None),  # already named
         ("Where was he born?", "Tobias Lindqvist", None),  # no description

@@ -55,3 +55,13 @@ def test_a_named_bridge_may_drop_its_clubs_suffix() -> None:
     club = selected(2, "club.md", "Nottingham Forest F.C.", "Forest won the FA Cup in 1898 and 1959.", 1)
     asked, bridge = bridged("When did the 1979-80 European Cup winner win the FA Cup?", [cup, club])
     assert (asked, bridge.entity) == ("When did Nottingham Forest win the FA Cup?", "Nottingham Forest")
+
+
+def test_a_by_that_is_not_about_the_work_names_no_maker() -> None:
+    """"B-side 'Big Mama' has been described by Lennon" says nothing of who performed Too
+    Late for Goodbyes (MuSiQue dev100 had asked "... write for Lennon?")."""
+    texts = ["\"Too Late for Goodbyes\" is the first single from Julian Lennon's 1984 album \"Valotte\". "
+             "B-side \"Big Mama\" has been described by Lennon as \"semi-hard rock\"."]  # fmt: skip
+    question = "What song did Paul McCartney write for the person who performed Too Late for Goodbyes?"
+    assert made_units(question, "Too Late for Goodbyes", texts) == []
+    assert made_units("Who performed it?", "Sings America", [SINGS]) == [SINGS]
