@@ -61,17 +61,18 @@ def describes(description: str, near: str, about: str, entity: str = "") -> bool
     return bool(entity and _BY_AGENT & set(described) and work <= content(description) and made_by(entity, near, about))
 
 
+# lower-case words, no preposition or article among them, then a name: "American [country music artist] Luke"
+_QUALIFIES = r"(?:\s+(?!(?:in|on|at|for|from|of|and|or|with|as|under|to|the|a|an)\b)[a-z][\w-]*){1,3}\s+[A-Z]"
+
+
 def made_by(entity: str, near: str, about: str) -> bool:
     """``near`` says the work (``about``) is "by" the entity, or the entity's. A word that
     only qualifies the maker is no maker: "recorded by American country music artist Luke
     Bryan" is by Luke Bryan, not by American."""
     name, work = re.escape(entity), re.escape(core_title(about))
     said = rf"(?i:\bby\s+(?:[\w'’-]+\s+){{0,4}}?){name}\b(?!{_QUALIFIES})|\b{name}['’]s\s+{work}"
-    return bool(re.search(said, near, 0 if re.search(r"[A-Z]", near) else re.IGNORECASE))  # a link's near is lower-case
-
-
-# lower-case words, no preposition or article among them, then a name: "American [country music artist] Luke"
-_QUALIFIES = r"(?:\s+(?!(?:in|on|at|for|from|of|and|or|with|as|under|to|the|a|an)\b)[a-z][\w-]*){1,3}\s+[A-Z]"
+    flags = 0 if re.search(r"[A-Z]", near) else re.IGNORECASE  # a named bridge's units come lower-case
+    return bool(re.search(said, near, flags))
 
 
 # a title's qualifier that names the work's maker: "Thinking About You (Norah Jones song)"
