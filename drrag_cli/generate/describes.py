@@ -61,6 +61,8 @@ def describes(description: str, near: str, about: str, entity: str = "") -> bool
     return bool(entity and _BY_AGENT & set(described) and work <= content(description) and made_by(entity, near, about))
 
 
+# "by" and up to four words before the maker's name: "an album by American band [Madina Lake]"
+_BY = r"\bby\s+(?:[\w'’-]+\s+){0,4}?"
 # lower-case words, no preposition or article among them, then a name: "American [country music artist] Luke"
 _QUALIFIES = r"(?:\s+(?!(?:in|on|at|for|from|of|and|or|with|as|under|to|the|a|an)\b)[a-z][\w-]*){1,3}\s+[A-Z]"
 
@@ -70,14 +72,14 @@ def made_by(entity: str, near: str, about: str) -> bool:
     only qualifies the maker is no maker: "recorded by American country music artist Luke
     Bryan" is by Luke Bryan, not by American."""
     name, work = re.escape(entity), re.escape(core_title(about))
-    said = rf"(?i:\bby\s+(?:[\w'’-]+\s+){{0,4}}?){name}\b(?!{_QUALIFIES})|\b{name}['’]s\s+{work}"
+    said = rf"(?i:{_BY}){name}\b(?!{_QUALIFIES})|\b{name}['’]s\s+{work}"
     flags = 0 if re.search(r"[A-Z]", near) else re.IGNORECASE  # a named bridge's units come lower-case
     return bool(re.search(said, near, flags))
 
 
 # a title's qualifier that names the work's maker: "Thinking About You (Norah Jones song)"
 _QUALIFIER = re.compile(r"\(([A-Z][^()]*?)\s+(song|single|album|EP|novel|play|opera|musical)\)\s*$")
-_BY_NAME = re.compile(r"\bby\s+(?:[\w'’-]+\s+){0,4}?[A-Z]")
+_BY_NAME = re.compile(rf"{_BY}[A-Z]")
 
 
 def made_units(question: str, title: str, texts: list[str]) -> list[str]:
