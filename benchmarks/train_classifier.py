@@ -71,6 +71,7 @@ def mine() -> dict[str, PairPool]:
         t = time.time()
         pools[name] = mine_datasets([dataclasses.replace(ds, name=name)], settings, progress=print)[0]
         print(f"  {name}: {time.time() - t:.0f}s")
+    OUT.mkdir(parents=True, exist_ok=True)  # git-ignored: absent on a fresh clone
     with (OUT / "pools.pkl").open("wb") as fh:
         pickle.dump(pools, fh)
     return pools
