@@ -114,6 +114,8 @@ class Pipeline:
             named_yield=r.named_yield,
             chain=r.chain,
             spare=r.spare,
+            confident=r.confident,
+            fill=r.fill,
         )
 
     def count_tokens(self, text: str) -> int:

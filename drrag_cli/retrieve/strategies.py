@@ -217,7 +217,7 @@ class CFS(BaseStrategy):
         decisions = core.cfs_select(
             static_ids, walks, prob_of, k=p.k, threshold=threshold, rule=p.rule, per_static=p.per_static,
             doc=ctx.doc_of, sure={owner: gap for owner, (_, gap) in named.items()}, beside_named=p.beside_named,
-            named_yield=p.named_yield,
+            named_yield=p.named_yield, confident=p.confident,
         )
         score_of = [dict(ranked) for ranked in lists]
         docs = [d for g in groups for d in g]
@@ -232,6 +232,8 @@ class CFS(BaseStrategy):
         docs, spared = spare_static(ctx, docs, decisions, static_ids, spares, threshold)
         chained, third = _chain(ctx, docs, p.chain) if p.chain else ([], [])
         docs += chained
+        if p.fill:
+            docs += _fill(ctx, docs, decisions, static_ids, linked, (adds, score_of, named))
         ctx.trace.update(threshold=threshold, rule=p.rule)
         ctx.trace["queries"] = [
             {
@@ -329,6 +331,26 @@ class CIS(BaseStrategy):
             if i not in keep
         ]
         return ctx.result(self.name, kept)
+
+
+def _fill(
+    ctx: RunContext, docs: list[Selected], decisions: list[list[core.Decision]], static_ids: list[int],
+    linked: list[list[int]], per_walk: tuple[list[frozenset[str]], list[dict[int, float]], dict],
+) -> list[Selected]:
+    """A barren walk's likeliest linked candidate, in a slot still free after the spares and
+    the third hops (:func:`~drrag_cli.select.core.fill_barren`, ``retrieval.fill``), for the
+    walks whose static document a spare did not replace; ``decisions`` are updated for the
+    trace. ``per_walk``: each walk's added words and q* scores, and the named hops."""
+    adds, score_of, named = per_walk
+    in_context = {ctx.doc_of(d.passage.passage_id) for d in docs}
+    present = {i for i, pid in enumerate(static_ids) if ctx.doc_of(pid) in in_context}
+    pairs = {(i, ctx.doc_of(pid)) for i, pids in enumerate(linked) for pid in pids}
+    added = core.fill_barren(decisions, pairs, ctx.params.fill, ctx.params.k, in_context, ctx.doc_of, present)
+    return [
+        Selected(ctx.answering(d.pid, adds[d.static], named.get((d.static, d.pid), ("",))[0]), "dynamic",
+                 score_of[d.static].get(d.pid, 0.0), d.prob, via=static_ids[d.static])
+        for d in added
+    ]  # fmt: skip
 
 
 def _chain(ctx: RunContext, docs: list[Selected], threshold: float) -> tuple[list[Selected], list[dict[str, Any]]]:

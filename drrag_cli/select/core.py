@@ -15,7 +15,7 @@ base a note is split into several passages, and the second hop is another note. 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence, Set
 from dataclasses import dataclass
 
 RULES = ("first", "best")
@@ -138,6 +138,7 @@ def cfs_select(
     sure: Mapping[tuple[int, int], int] | None = None,
     beside_named: bool = False,
     named_yield: float = 0.0,
+    confident: float = 0.0,
 ) -> list[list[Decision]]:
     """CFS (DR-RAG §3.2.2): walk each static document's candidates and keep the first
     ``per_static`` whose C(q, d_static, d) = ``probs[(static index, id)]`` ≥ ``threshold``,
@@ -152,14 +153,15 @@ def cfs_select(
     classifier scored below ``threshold`` still gets its first positive, in a slot the walks
     left free (:func:`_beside_named`). With ``named_yield``, a walk whose named hops the
     classifier all scored below ``threshold`` meets first its candidate scored at least
-    ``named_yield`` (:func:`_yield_to_confident`). Returns every decision, per walk; the
-    kept ones are those with ``decision == "kept"`` (:func:`kept`)."""
+    ``named_yield`` (:func:`_yield_to_confident`); with ``confident``, one scored at least
+    that before a less probable first keep (:func:`_confident_first`). Returns every
+    decision, per walk; the kept ones have ``decision == "kept"`` (:func:`kept`)."""
     if rule not in RULES:
         raise ValueError(f"unknown CFS rule {rule!r} (choose {' or '.join(RULES)})")
     doc = doc or _same
     named = sure or {}
     in_context = {doc(pid) for pid in static_ids}
-    orders = _walk_orders(walks, probs, rule, named, (threshold, named_yield))
+    orders = _walk_orders(walks, probs, rule, named, (threshold, named_yield), confident)
     steps: list[list[Decision]] = [[] for _ in orders]  # each walk's decisions so far, in its order
     for turn in range(per_static):  # each static document's first positive, then its second, ...
         for i, order in enumerate(orders):
@@ -183,6 +185,39 @@ def cfs_select(
     if beside_named:
         _beside_named(steps, named, threshold, k, in_context, doc)
     return steps
+
+
+def fill_barren(
+    steps: list[list[Decision]], linked: Set[tuple[int, Hashable]], fill: float, k: int,
+    in_context: set[Hashable], doc: DocOf | None = None, walks: Set[int] | None = None,
+) -> list[Decision]:
+    """After every other keep (spares, third hops), each walk that kept nothing (of those in
+    ``walks``, default all) keeps, in a slot left free, its most probable candidate that the
+    static document links to (``linked``: (walk,
+    document) pairs) scored at least ``fill`` (0 = none). A walk's first positive is its best
+    guess when the classifier is sure; when it is sure of none, the document the static one
+    names is still the likeliest second hop ("Animorphs" names "The Hork-Bajir Chronicles",
+    scored 0.32 against a threshold of 0.4). ``steps`` and ``in_context`` are updated;
+    returns the new keeps."""
+    doc = doc or _same
+    added = []
+    for i, walk in enumerate(steps):
+        if len(in_context) >= k:
+            break
+        if (walks is not None and i not in walks) or any(d.decision == "kept" for d in walk):
+            continue
+        options = [  # (probability, -position): the best is the max
+            (d.prob, -j)
+            for j, d in enumerate(walk)
+            if d.prob is not None and 0 < fill <= d.prob
+            and (d.static, doc(d.pid)) in linked and doc(d.pid) not in in_context
+        ]
+        if options:
+            j = -max(options)[1]
+            d = walk[j] = Decision(walk[j].static, walk[j].pid, walk[j].rank, walk[j].prob, "kept")
+            in_context.add(doc(d.pid))
+            added.append(d)
+    return added
 
 
 def _beside_named(
@@ -215,7 +250,7 @@ def _positive(prob: float | None, threshold: float) -> bool:
 
 def _walk_orders(
     walks: Sequence[Sequence[tuple[int, int]]], probs: Mapping[tuple[int, int], float], rule: str,
-    named: Mapping[tuple[int, int], int], yielding: tuple[float, float] = (0.0, 0.0),
+    named: Mapping[tuple[int, int], int], yielding: tuple[float, float] = (0.0, 0.0), confident: float = 0.0,
 ) -> list[list[tuple[int, int]]]:
     """Each walk in the order CFS meets its candidates: rank order (``best``: probability
     order), named hops first by their order, unless they yield (``yielding``: the threshold
@@ -228,6 +263,8 @@ def _walk_orders(
         order.sort(key=lambda item, i=i: named.get((i, item[0]), math.inf))  # stable
         if yielding[1]:
             _yield_to_confident(order, i, probs, named, *yielding)
+        if confident:
+            _confident_first(order, i, probs, named, yielding[0], confident)
         orders.append(order)
     return orders
 
@@ -250,6 +287,35 @@ def _yield_to_confident(
     if first is not None:
         order.remove(first)
         order.insert(0, first)
+
+
+CONFIDENT_MARGIN = 0.05  # how much more probable than the first keep a confident candidate must be
+
+
+def _confident_first(
+    order: list[tuple[int, int]], i: int, probs: Mapping[tuple[int, int], float],
+    named: Mapping[tuple[int, int], int], threshold: float, confident: float,
+) -> None:
+    """Walk ``i``'s most probable candidate moves before the walk's first keep (a named hop
+    or the first positive) when it scored at least ``confident`` and beats that keep by
+    :data:`CONFIDENT_MARGIN`: "Boots (album)" at 0.48 came before Lee Hazlewood at 0.95
+    for "Who was the writer of These Boots Are Made for Walkin'?". A named hop gives way
+    only to another named hop: in notes the name beside the question's words is surer than
+    a classifier trained on Wikipedia (the README demo's "Lead engineer | Tobias
+    Lindqvist", 0.71, before Priya Raman's profile, 0.92)."""
+    scored = [item for item in order if (i, item[0]) in probs]
+    if not scored:
+        return
+    top = max(scored, key=lambda item: probs[(i, item[0])])
+    keeps = (item for item in order if (i, item[0]) in named or _positive(probs.get((i, item[0])), threshold))
+    first = next(keeps, None)
+    if first is None or first == top or probs[(i, top[0])] < confident:
+        return
+    if (i, first[0]) in named and (i, top[0]) not in named:
+        return
+    if probs[(i, top[0])] >= probs.get((i, first[0]), 0.0) + CONFIDENT_MARGIN:
+        order.remove(top)
+        order.insert(order.index(first), top)
 
 
 def kept(decisions: Sequence[Sequence[Decision]]) -> list[Decision]:

@@ -1,6 +1,6 @@
 """The selection core's CFS rule with more than one positive per static document, and its default."""
 
-from drrag_cli.select.core import cfs_select, kept, resolve_k1, resolve_per_static
+from drrag_cli.select.core import cfs_select, fill_barren, kept, resolve_k1, resolve_per_static
 
 
 def test_each_static_document_keeps_its_first_positive_before_any_keeps_a_second() -> None:
@@ -57,3 +57,46 @@ def test_a_doubted_named_hop_yields_its_walk_to_a_confident_candidate() -> None:
     unsure = {**probs, (0, 12): 0.7}
     assert [d.pid for d in kept(cfs_select([1, 2], walks, unsure, k=4, threshold=0.5, sure=sure,
                                            named_yield=0.8))] == [10, 21]  # fmt: skip
+
+
+def test_a_confident_candidate_goes_before_a_less_probable_first_keep() -> None:
+    """``confident``: the walk's most probable candidate (0.95) is kept before its first
+    positive (0.5) when it beats it by the margin; a candidate below the bar, or one that
+    does not beat the keep by the margin, changes nothing; a named hop gives way only to
+    another named hop."""
+    walks = [[(10, 1), (11, 2), (12, 3)], [(20, 1)]]
+    probs = {(0, 10): 0.5, (0, 11): 0.2, (0, 12): 0.95, (1, 20): 0.8}
+    assert [d.pid for d in kept(cfs_select([1, 2], walks, probs, k=4, threshold=0.4))] == [10, 20]
+    moved = cfs_select([1, 2], walks, probs, k=4, threshold=0.4, confident=0.9)
+    assert [d.pid for d in kept(moved)] == [12, 20]
+    assert [(d.pid, d.decision) for d in moved[0]][:2] == [(12, "kept"), (10, "not needed (static doc satisfied)")]
+    for changed in ({(0, 12): 0.85}, {(0, 10): 0.93}):  # under the bar; within the margin
+        same = cfs_select([1, 2], walks, {**probs, **changed}, k=4, threshold=0.4, confident=0.9)
+        assert [d.pid for d in kept(same)] == [10, 20]
+    named = cfs_select([1, 2], walks, probs, k=4, threshold=0.4, confident=0.9, sure={(0, 10): 1})
+    assert [d.pid for d in kept(named)] == [10, 20]
+    both = cfs_select([1, 2], walks, probs, k=4, threshold=0.4, confident=0.9, sure={(0, 10): 1, (0, 12): 2})
+    assert [d.pid for d in kept(both)] == [12, 20]
+
+
+def test_a_barren_walk_keeps_its_likeliest_linked_candidate_in_a_free_slot() -> None:
+    """``fill_barren``: a walk that kept nothing keeps its most probable candidate that its
+    static document links to, scored at least ``fill``; never past k, never a walk that kept
+    something or one left out of ``walks``."""
+    walks = [[(10, 1), (11, 2), (12, 3)], [(20, 1), (21, 2)]]
+    probs = {(0, 10): 0.3, (0, 11): 0.15, (0, 12): 0.05, (1, 20): 0.8, (1, 21): 0.3}
+    linked = {(0, 11), (0, 12), (1, 21)}
+
+    def filled(fill: float, k: int = 4, only: set[int] | None = None) -> list[int]:
+        steps = cfs_select([1, 2], walks, probs, k=k, threshold=0.4)
+        context = {1, 2} | {d.pid for d in kept(steps)}
+        added = fill_barren(steps, linked, fill, k, context, walks=only)
+        assert [d.pid for d in added] == [d.pid for d in kept(steps) if d.pid != 20]
+        return sorted(d.pid for d in kept(steps))
+
+    assert filled(0.0) == [20]
+    assert filled(0.1) == [11, 20]
+    assert filled(0.04) == [11, 20]  # the most probable linked one
+    assert filled(0.2) == [20]
+    assert filled(0.1, k=3) == [20]
+    assert filled(0.1, only={1}) == [20]
