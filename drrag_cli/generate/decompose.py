@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from drrag_cli.generate.describes import made_by, made_units
-from drrag_cli.generate.description import DETERMINERS, DO, PREPOSITIONS, bridge_question, content_words
+from drrag_cli.generate.description import DETERMINERS, DO, PREPOSITIONS, bridge_question, content_words, said_of
 from drrag_cli.generate.kinds import OPENING, asked_kind, says_it_is
 from drrag_cli.index.links import core_title, explicit_links, links_to, title_forms
 from drrag_cli.ingest.units import units
@@ -241,11 +241,14 @@ def _rather(question: str, subject: tuple[str, Bridge] | None, hop: tuple[str, B
     """The hop's rewrite, unless a static document's own subject is what the question
     describes (:func:`_described_subject`) and the hop's words do not state the whole
     description: "Where was [the co-founder and COO] born?" is Ruben De Smet ("Role |
-    Co-founder and COO"), not Maren Okafor, whom his profile names as his co-founder."""
+    Co-founder and COO"), not Maren Okafor, whom his profile names as his co-founder; nor
+    when the hop's words say the description of the subject: "Where was [the product
+    manager] born?" over Hannah Osei's profile ("Hannah is the product manager for Heron")."""
     if subject is None or subject[1].source == hop[1].source:
         return hop
     cues = content_words(_replaced(question, subject[0]))
-    return hop if cues <= content_words(hop[1].near) else subject
+    return hop if cues <= content_words(hop[1].near) and not said_of(subject[1].entity, hop[1].near, cues) else subject
+
 
 
 def _described_subject(question: str, documents: Sequence[Selected]) -> tuple[str, Bridge] | None:

@@ -358,3 +358,14 @@ def _leading_description(
 
 def content_words(text: str) -> set[str]:
     return {w for w in WORD_RE.findall(text.lower()) if w not in STOP}
+
+
+def said_of(entity: str, text: str, cues: set[str]) -> bool:
+    """``text`` names ``entity`` (a word of three letters or more) before its first word of
+    ``cues``: the description is said of the entity ("Hannah is the product manager for
+    Heron"), not of a name after it ("Lead engineer | Tobias Lindqvist")."""
+    words = WORD_RE.findall(text.lower())
+    names = {w.lower() for w in WORD_RE.findall(entity) if len(w) >= 3}
+    at_name = next((i for i, w in enumerate(words) if w in names), None)
+    at_cue = next((i for i, w in enumerate(words) if w in cues), None)
+    return at_name is not None and at_cue is not None and at_name < at_cue

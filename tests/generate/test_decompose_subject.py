@@ -54,6 +54,12 @@ def test_a_profile_s_own_subject_outranks_a_person_it_names_for_its_own_role() -
     tobias = selected(5, "tobias.md", "Tobias Lindqvist", "Tobias was born in Uppsala.", via=1)
     lead = "In which city was the lead engineer of Project Heron born?"
     assert bridged(lead, [heron, tobias])[1].source == "tobias.md"
+    # ...unless they say it of the subject: Hannah is the product manager, not Heron
+    said = "| **Role** | Product manager |\n\nHannah is the product manager for Heron, our search product."
+    hannah = selected(1, "people/hannah.md", "Hannah Osei", said)
+    project = selected(5, "heron.md", "Heron", "Heron is our document search product.", via=1)
+    asked, bridge = bridged("Where was the product manager born?", [hannah, project])
+    assert (asked, bridge.source) == ("Where was Hannah Osei born?", "people/hannah.md")
 
 
 def test_a_description_after_do_is_as_long_as_the_subject_s_document_states() -> None:
