@@ -250,7 +250,6 @@ def _rather(question: str, subject: tuple[str, Bridge] | None, hop: tuple[str, B
     return hop if cues <= content_words(hop[1].near) and not said_of(subject[1].entity, hop[1].near, cues) else subject
 
 
-
 def _described_subject(question: str, documents: Sequence[Selected]) -> tuple[str, Bridge] | None:
     """The question asked about a static document's own subject when one of its units
     states every word of the question's description and no other fed file's unit does:

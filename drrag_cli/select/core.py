@@ -193,12 +193,11 @@ def fill_barren(
 ) -> list[Decision]:
     """After every other keep (spares, third hops), each walk that kept nothing (of those in
     ``walks``, default all) keeps, in a slot left free, its most probable candidate that the
-    static document links to (``linked``: (walk,
-    document) pairs) scored at least ``fill`` (0 = none). A walk's first positive is its best
-    guess when the classifier is sure; when it is sure of none, the document the static one
-    names is still the likeliest second hop ("Animorphs" names "The Hork-Bajir Chronicles",
-    scored 0.32 against a threshold of 0.4). ``steps`` and ``in_context`` are updated;
-    returns the new keeps."""
+    static document links to (``linked``: (walk, document) pairs) scored at least ``fill``
+    (0 = none). A walk's first positive is its best guess when the classifier is sure; when
+    it is sure of none, the document the static one names is still the likeliest second hop
+    ("Animorphs" names "The Hork-Bajir Chronicles", scored 0.32 against a threshold of 0.4).
+    ``steps`` and ``in_context`` are updated; returns the new keeps."""
     doc = doc or _same
     added = []
     for i, walk in enumerate(steps):
