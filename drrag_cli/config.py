@@ -225,6 +225,8 @@ def user_cache_dir() -> Path:
 def find_config(explicit: str | Path | None) -> Path | None:
     if explicit is not None:
         path = Path(explicit)
+        if path.exists() and not path.is_file():  # /dev/null, a folder: there, but no YAML file
+            raise ConfigError(f"config path {path} is not a file (give a YAML file to --config)")
         if not path.is_file():
             raise ConfigError(f"config file {path} not found (check the --config path)")
         return path

@@ -72,6 +72,13 @@ def test_empty_file_means_defaults(tmp_path: Path) -> None:
     assert load_settings(tmp_path / "c.yaml").search == Settings().search
 
 
+def test_a_config_path_that_is_no_file_says_so(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="is not a file"):
+        load_settings(tmp_path)  # a folder, like /dev/null: there, but nothing to read
+    with pytest.raises(ConfigError, match="not found"):
+        load_settings(tmp_path / "missing.yaml")
+
+
 def test_overrides_apply_after_the_file_and_none_means_not_given(tmp_path: Path) -> None:
     (tmp_path / "c.yaml").write_text("retrieval:\n  k: 6\n  strategy: qdc\n")
     s = load_settings(tmp_path / "c.yaml", {"retrieval.k": 3, "retrieval.strategy": None})
