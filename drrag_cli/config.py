@@ -93,7 +93,7 @@ class RetrievalSettings:
     chain: Annotated[float, Min(0.0)] = 0.8  # a kept dynamic doc's walk gives a third hop scored >= this; 0 = off
     spare: Annotated[float, Min(0.0)] = 0.7  # a barren walk: a spare first-stage doc's pair >= this joins; 0 = off
     confident: Annotated[float, Min(0.0)] = 0.9  # a walk's most probable candidate >= this goes before its first keep
-    fill: Annotated[float, Min(0.0)] = 0.1  # a barren walk keeps a candidate it links to >= this (free slot); 0 = off
+    fill: Annotated[float, Min(0.0)] = 0.0  # a barren walk keeps a candidate it links to >= this (free slot); 0 = off
 
 
 @dataclass(frozen=True)

@@ -79,7 +79,7 @@ class Params:
     chain: float = 0.8  # CFS walks each kept dynamic document for a third hop scored >= this (0 = off)
     spare: float = 0.7  # a barren walk: a spare first-stage document's pair scored >= this joins (0 = off)
     confident: float = 0.9  # a walk's most probable candidate scored >= this goes before its first keep (0 = off)
-    fill: float = 0.1  # a barren walk keeps, in a free slot, a candidate it links to scored >= this (0 = off)
+    fill: float = 0.0  # a barren walk keeps, in a free slot, a candidate it links to scored >= this (0 = off)
 
 
 @dataclass
