@@ -220,20 +220,13 @@ class CFS(BaseStrategy):
             named_yield=p.named_yield, confident=p.confident,
         )
         score_of = [dict(ranked) for ranked in lists]
-        docs = [d for g in groups for d in g]
-        docs += [
-            Selected(
-                ctx.answering(d.pid, adds[d.static], named.get((d.static, d.pid), ("",))[0]), "dynamic",
-                score_of[d.static].get(d.pid, 0.0), d.prob,
-                via=static_ids[d.static],
-            )
-            for d in core.kept(decisions)
-        ]
+        hop = partial(_hop, ctx, static_ids, (adds, score_of, named))
+        docs = [d for g in groups for d in g] + [hop(d) for d in core.kept(decisions)]
         docs, spared = spare_static(ctx, docs, decisions, static_ids, spares, threshold)
         chained, third = _chain(ctx, docs, p.chain) if p.chain else ([], [])
         docs += chained
         if p.fill:
-            docs += _fill(ctx, docs, decisions, static_ids, linked, (adds, score_of, named))
+            docs += [hop(d) for d in _fill(ctx, docs, decisions, static_ids, linked)]
         ctx.trace.update(threshold=threshold, rule=p.rule)
         ctx.trace["queries"] = [
             {
@@ -333,24 +326,33 @@ class CIS(BaseStrategy):
         return ctx.result(self.name, kept)
 
 
+def _hop(
+    ctx: RunContext, static_ids: list[int], per_walk: tuple[list[frozenset[str]], list[dict[int, float]], dict],
+    d: core.Decision,
+) -> Selected:
+    """A kept candidate as the dynamic document it feeds: its answering passage, its q*
+    score and probability, the static document it came through. ``per_walk``: each walk's
+    added words and q* scores, and the named hops (:meth:`CFS._named`)."""
+    adds, score_of, named = per_walk
+    name = named.get((d.static, d.pid), ("",))[0]
+    return Selected(
+        ctx.answering(d.pid, adds[d.static], name), "dynamic", score_of[d.static].get(d.pid, 0.0), d.prob,
+        via=static_ids[d.static],
+    )
+
+
 def _fill(
     ctx: RunContext, docs: list[Selected], decisions: list[list[core.Decision]], static_ids: list[int],
-    linked: list[list[int]], per_walk: tuple[list[frozenset[str]], list[dict[int, float]], dict],
-) -> list[Selected]:
+    linked: list[list[int]],
+) -> list[core.Decision]:
     """A barren walk's likeliest linked candidate, in a slot still free after the spares and
     the third hops (:func:`~drrag_cli.select.core.fill_barren`, ``retrieval.fill``), for the
     walks whose static document a spare did not replace; ``decisions`` are updated for the
-    trace. ``per_walk``: each walk's added words and q* scores, and the named hops."""
-    adds, score_of, named = per_walk
+    trace. Returns the new keeps."""
     in_context = {ctx.doc_of(d.passage.passage_id) for d in docs}
     present = {i for i, pid in enumerate(static_ids) if ctx.doc_of(pid) in in_context}
     pairs = {(i, ctx.doc_of(pid)) for i, pids in enumerate(linked) for pid in pids}
-    added = core.fill_barren(decisions, pairs, ctx.params.fill, ctx.params.k, in_context, ctx.doc_of, present)
-    return [
-        Selected(ctx.answering(d.pid, adds[d.static], named.get((d.static, d.pid), ("",))[0]), "dynamic",
-                 score_of[d.static].get(d.pid, 0.0), d.prob, via=static_ids[d.static])
-        for d in added
-    ]  # fmt: skip
+    return core.fill_barren(decisions, pairs, ctx.params.fill, ctx.params.k, in_context, ctx.doc_of, present)
 
 
 def _chain(ctx: RunContext, docs: list[Selected], threshold: float) -> tuple[list[Selected], list[dict[str, Any]]]:
