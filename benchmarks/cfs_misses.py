@@ -13,6 +13,10 @@ For each question, each gold paragraph CFS did not feed is put in one bucket:
 
     .venv/bin/python benchmarks/cfs_misses.py ../shared/data/hotpotqa/dev500.ircot.jsonl --limit 250
     .venv/bin/python benchmarks/cfs_misses.py ../shared/data/musique/dev100.musique.json [-k 4] [-c CONFIG]
+
+``--oracle`` replaces the classifier by a perfect one (1 when the walk's document and the
+candidate are both gold, else 0) everywhere CFS asks it (walks, spares, third hops): the
+recall CFS's structure allows at that k, whatever the classifier.
 """
 
 from __future__ import annotations
@@ -77,19 +81,44 @@ def cfs_set(args: argparse.Namespace) -> tuple[Any, Any, Any]:
     return ds, pipeline, pipeline.plan("cfs", use_config=False)
 
 
+def perfect_classifier(gold: set[str]) -> None:
+    """Make every CFS walk ask a perfect classifier: C = 1 when the walk's document and the
+    candidate are both in ``gold`` (the caller sets it to each question's gold keys: the
+    question a walk sees may be a rewrite of the one asked)."""
+    from drrag_cli.retrieve import spare, strategies
+
+    def predict_walks(ctx: Any, static_ids: list[int], owners: list, views: dict, qstar_vecs: list) -> list[float]:
+        found = ctx.fetch([static_ids[i] for i, _ in owners] + [pid for _, pid in owners])
+        return [float(key_of(found[static_ids[i]].source) in gold and key_of(found[pid].source) in gold)
+                for i, pid in owners]
+
+    strategies.predict_walks = spare.predict_walks = predict_walks
+
+
 def main() -> None:
-    args = cfs_parser(__doc__).parse_args()
+    parser = cfs_parser(__doc__)
+    parser.add_argument("--oracle", action="store_true", help="a perfect classifier: CFS's ceiling at k")
+    args = parser.parse_args()
     ds, pipeline, plan = cfs_set(args)
+    gold: set[str] = set()
+    if args.oracle:
+        perfect_classifier(gold)
     counts: collections.Counter[str] = collections.Counter()
-    total = 0
+    total, recalls, docs = 0, [], []
     for ex in ds.examples:
+        gold.clear()
+        gold.update(ex.gold_keys)
         result = pipeline.retrieve(ex.question, plan, k=args.k)
-        gold, fed = set(ex.gold_keys), {key_of(p.source) for p in result.passages}
+        fed = {key_of(p.source) for p in result.passages}
         total += len(gold)
+        recalls.append(len(gold & fed) / max(len(gold), 1))
+        docs.append(len(result.passages))
         for key in sorted(gold - fed):
             counts[bucket(key, gold, result.trace)] += 1
     missing = sum(counts.values())
-    print(json.dumps({"questions": len(ds.examples), "gold": total, "fed": total - missing,
+    print(json.dumps({"questions": len(ds.examples), "k": args.k, "oracle": args.oracle,
+                      "recall": round(100 * sum(recalls) / max(len(recalls), 1), 1),
+                      "docs": round(sum(docs) / max(len(docs), 1), 2), "gold": total, "fed": total - missing,
                       "missing": dict(counts.most_common())}, indent=1))
 
 
