@@ -1,0 +1,221 @@
+"""Recipes for the relevance classifier, compared out of fold on the training questions.
+
+Each variant changes one thing of the shipped recipe (``drrag_cli/select/train.py``: 300
+gradient-boosted trees over the 35 scalar features, 3 negatives per positive, half of them
+from q* walks) and is scored the way `train_classifier.py compare` scores one: five folds
+over whole training questions, every question's CFS walk triples scored by a model that
+never saw it, then CFS replayed (``select/simulate.py``, rule "first" at the shipped 0.4).
+It reports recall at k = 3 / 4 / 6 per training set and, over the walks of gold static
+documents that hold a gold candidate, how often a gold candidate scores highest in its walk
+("top-1"): the ranking that decides a "slot taken" miss. ``--test`` also fits each variant on
+every training question and replays the two test sets, for the record only.
+
+    .venv/bin/python benchmarks/classifier_variants.py [--only base,names] [--test]
+
+Needs ``benchmarks/out/pools.pkl`` (`train_classifier.py mine`, ~10 min once).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import re
+import sys
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+import train_classifier as tc  # noqa: E402
+
+from drrag_cli.index.links import core_title  # noqa: E402
+from drrag_cli.select.features import SCALAR_FEATURES, focus_joined  # noqa: E402
+from drrag_cli.select.simulate import KS, cfs_triples, simulate_cfs  # noqa: E402
+from drrag_cli.select.train import GBM_PARAMS, balanced_rows, fit_model  # noqa: E402
+from drrag_cli.types import Paragraph  # noqa: E402
+
+THRESHOLD = 0.4  # the shipped "first" threshold
+MUSIQUE_TRAIN = ROOT.parent / "shared" / "data" / "musique" / "train100.musique.json"
+_WORD = re.compile(r"[^\W_]+(?:['’.-][^\W_]+)*")
+_TOKEN = re.compile(r"[^\W_]+")
+_CONNECT = frozenset("of de da von van del la le du der den di y and the".split())
+
+
+@lru_cache(maxsize=65536)
+def _joined(text: str) -> str:
+    return f" {' '.join(t.lower() for t in _TOKEN.findall(text))} "
+
+
+@lru_cache(maxsize=65536)
+def _names(text: str) -> frozenset[str]:
+    """Runs of two or more capitalised words ("Henrik Ibsen", "Bank of England"), joined."""
+    out, run, pending = set(), [], []
+    for w in (m.group(0) for m in _WORD.finditer(text + " .")):
+        if w[0].isupper():
+            run, pending = run + pending + [w], []
+        elif run and w.lower() in _CONNECT:
+            pending.append(w)
+        else:
+            if sum(x[0].isupper() for x in run) >= 2:
+                out.add(_joined(" ".join(run)))
+            run, pending = [], []
+    return frozenset(out)
+
+
+def shared_names(pool, triples) -> np.ndarray:
+    """Names d1 states (not in q, not d1's subject) that d2 also states: anywhere in d1, and
+    in d1's question-focused units (the answer of the first hop, as MuSiQue composes them)."""
+    c, rows = pool.corpus, []
+    for q, a, b in triples:
+        question = pool.questions[q]
+        skip = _joined(question) + _joined(core_title(c[a].title))
+        mine = [n for n in _names(c[a].text) if n not in skip]
+        other = _joined(f"{c[b].title} . {c[b].text}")
+        hits = [n for n in mine if n in other]
+        focus = focus_joined(question, c[a].text, c[a].title)
+        rows.append([math.log1p(len(hits)), math.log1p(sum(n in focus for n in hits))])
+    return np.array(rows)
+
+
+def walk_rank(pool, triples) -> np.ndarray:
+    """log rank of d2 in q*_1's hybrid list (60 when it was offered otherwise)."""
+    ranks: dict = {}
+    out = []
+    for q, a, b in triples:
+        if (q, a) not in ranks:
+            ranks[(q, a)] = {pid: r for r, pid in enumerate(pool.qstar_lists.get((q, a), []), 1)}
+        out.append([math.log(ranks[(q, a)].get(b, 60))])
+    return np.array(out)
+
+
+def bridge_pairs(pool) -> dict[int, set[tuple[int, int]]]:
+    """MuSiQue: question → its (d_i, d_j) gold pairs that a "#i" of the decomposition joins."""
+    records = {r["question"]: r for r in json.loads(MUSIQUE_TRAIN.read_text())}
+    index = {p.key: i for i, p in enumerate(pool.corpus)}
+    out = {}
+    for qi, question in enumerate(pool.questions):
+        steps = records[question]["question_decomposition"]
+        paras = records[question]["paragraphs"]
+        ids = [index.get(Paragraph(paras[s["paragraph_support_idx"]]["title"],
+                                   paras[s["paragraph_support_idx"]]["paragraph_text"]).key) for s in steps]
+        out[qi] = {pair for j, s in enumerate(steps) for i in (int(m) - 1 for m in re.findall(r"#(\d+)", s["question"]))
+                   for pair in ((ids[i], ids[j]), (ids[j], ids[i]))}
+    return out
+
+
+def _without(*names: str) -> list[int]:
+    return [i for i, s in enumerate(SCALAR_FEATURES) if s not in names]
+
+
+# name → what it changes: neg, walk (share of walk negatives), weight (per training set),
+# trees (GBM_PARAMS overrides), cols (features kept), extra (more features), labels, mlp
+VARIANTS: dict[str, dict] = {
+    "base": {},
+    "musique_x3": {"weight": {"musique_train100": 3.0}},
+    "neg6_walk75": {"neg": 6.0, "walk": 0.75},
+    "neg10_walk90": {"neg": 10.0, "walk": 0.9},
+    "small_trees": {"trees": {"max_leaf_nodes": 15, "min_samples_leaf": 40}},
+    "big_trees": {"trees": {"max_leaf_nodes": 63, "max_iter": 500}},
+    "no_lengths": {"cols": _without("len1", "len2")},
+    "bridge_labels": {"labels": "bridge"},
+    "shared_names": {"extra": shared_names},
+    "walk_rank": {"extra": walk_rank},
+    "trees_and_mlp": {"mlp": True},
+}
+
+
+class Bench:
+    """The pools, their feature caches and the folds; fits and scores one variant."""
+
+    def __init__(self) -> None:
+        self.pools = tc.load_pools()
+        self.feats = {n: tc.Feats(p) for n, p in self.pools.items()}
+        self.fold = {n: tc.folds(len(self.pools[n].questions), n) for n in tc.TRAIN}
+        self.bridges = bridge_pairs(self.pools["musique_train100"])
+
+    def x(self, name: str, triples: list, v: dict) -> np.ndarray:
+        x = self.feats[name].matrix(triples, ())
+        if v.get("extra"):
+            x = np.concatenate([x, v["extra"](self.pools[name], triples)], axis=1)
+        return x[:, v["cols"]] if v.get("cols") else x
+
+    def rows(self, name: str, questions: set, seed: int, v: dict) -> list[int]:
+        pool = self.pools[name]
+        rows = balanced_rows(pool, questions, seed, v.get("neg", 3.0), v.get("walk", 0.5))
+        if v.get("labels") == "bridge" and name == "musique_train100":  # other gold pairs: left out
+            rows = [r for r in rows if not pool.label[r] or (pool.i1[r], pool.i2[r]) in self.bridges[pool.qi[r]]]
+        return rows
+
+    def fit(self, questions: dict[str, set], seed: int, v: dict):
+        from sklearn.ensemble import HistGradientBoostingClassifier
+
+        xs, ys, ws = [], [], []
+        for name, qs in questions.items():
+            pool, rows = self.pools[name], self.rows(name, qs, seed, v)
+            xs.append(self.x(name, tc.triples_of(pool, rows), v))
+            ys.append(np.array([pool.label[r] for r in rows]))
+            ws.append(np.full(len(rows), v.get("weight", {}).get(name, 1.0)))
+        x, y, w = np.concatenate(xs), np.concatenate(ys), np.concatenate(ws)
+        balance = np.where(y == 1, len(y) / (2 * y.sum()), len(y) / (2 * (len(y) - y.sum())))
+        trees = HistGradientBoostingClassifier(random_state=seed, **{**GBM_PARAMS, **v.get("trees", {})})
+        trees.fit(x, y, sample_weight=balance * w)
+        if not v.get("mlp"):
+            return lambda m: trees.predict_proba(m)[:, 1]
+        mlp, _, _ = fit_model(x, y, hidden=(32,), alpha=1.0, seed=seed, meta={"vector_blocks": [], "dim": 384})
+        return lambda m: 0.5 * trees.predict_proba(m)[:, 1] + 0.5 * mlp.forward(m)
+
+    def report(self, name: str, questions: list[int], scores: dict) -> dict:
+        pool = self.pools[name]
+        top = tot = 0
+        for q in questions:
+            for d1 in pool.static[q][:2]:
+                walk = [t for t in scores if t[0] == q and t[1] == d1]
+                if d1 in pool.gold[q] and any(t[2] in pool.gold[q] for t in walk):
+                    tot += 1
+                    top += max(walk, key=scores.__getitem__)[2] in pool.gold[q]
+        return {"recall": [simulate_cfs(pool, questions, scores, k, THRESHOLD)["recall"] for k in KS],
+                "docs_k4": simulate_cfs(pool, questions, scores, 4, THRESHOLD)["docs"], "top1": f"{top}/{tot}"}
+
+    def out_of_fold(self, v: dict) -> dict:
+        scores: dict[str, dict] = {n: {} for n in tc.TRAIN}
+        for f in range(tc.FOLDS):
+            model = self.fit({n: {q for q, g in self.fold[n].items() if g != f} for n in tc.TRAIN}, f, v)
+            for n in tc.TRAIN:
+                triples = cfs_triples(self.pools[n], sorted(q for q, g in self.fold[n].items() if g == f))
+                scores[n].update(zip(triples, model(self.x(n, triples, v)), strict=True))
+        return {n: self.report(n, sorted(self.fold[n]), scores[n]) for n in tc.TRAIN}
+
+    def test(self, v: dict) -> dict:
+        model = self.fit({n: set(range(len(self.pools[n].questions))) for n in tc.TRAIN}, 0, v)
+        out = {}
+        for n in tc.TEST:
+            questions = list(range(len(self.pools[n].questions)))
+            triples = cfs_triples(self.pools[n], questions)
+            out[n] = self.report(n, questions, dict(zip(triples, model(self.x(n, triples, v)), strict=True)))
+        return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--only", default="", help="comma-separated variant names (default: all)")
+    parser.add_argument("--test", action="store_true", help="also replay the test sets (for the record)")
+    args = parser.parse_args()
+    names = [n for n in args.only.split(",") if n] or list(VARIANTS)
+    unknown = sorted(set(names) - set(VARIANTS))
+    if unknown:
+        sys.exit(f"error: unknown variant {', '.join(unknown)} (choose from {', '.join(VARIANTS)})")
+    bench = Bench()
+    for name in names:
+        row = {"variant": name, "out_of_fold": bench.out_of_fold(VARIANTS[name])}
+        if args.test:
+            row["test"] = bench.test(VARIANTS[name])
+        print(json.dumps(row), flush=True)
+
+
+if __name__ == "__main__":
+    main()
