@@ -10,7 +10,8 @@ documents that hold a gold candidate, how often a gold candidate scores highest 
 ("top-1"): the ranking that decides a "slot taken" miss. ``--test`` also fits each variant on
 every training question and replays the two test sets, for the record only.
 
-    .venv/bin/python benchmarks/classifier_variants.py [--only base,names] [--test]
+    .venv/bin/python benchmarks/classifier_variants.py [--only base,shared_names] [--test]
+    .venv/bin/python benchmarks/classifier_variants.py --bridges   # the cues gold pairs carry
 
 Needs ``benchmarks/out/pools.pkl`` (`train_classifier.py mine`, ~10 min once).
 """
@@ -200,16 +201,36 @@ class Bench:
         return out
 
 
+def bridge_cues(bench: Bench) -> None:
+    """Of every (gold static d1, gold candidate d2) pair CFS meets, the share with a lexical
+    cue the features can see: d2's title in d1's text or the reverse, a shared name, or
+    d2's title in the question (and the same share among the non-gold candidates)."""
+    col = {s: i for i, s in enumerate(SCALAR_FEATURES)}
+    for name, pool in bench.pools.items():
+        qs = range(len(pool.questions))
+        triples = [t for t in cfs_triples(pool, qs) if t[1] in pool.gold[t[0]]]
+        x = bench.feats[name].matrix(triples, ())
+        cue = (x[:, col["t2_in_1"]] > 0) | (x[:, col["t1_in_2"]] > 0) | (x[:, col["t2_in_q"]] > 0)
+        cue |= shared_names(pool, triples)[:, 0] > 0
+        gold = np.array([t[2] in pool.gold[t[0]] for t in triples])
+        share = {"gold_with_cue": round(float(cue[gold].mean()), 3),
+                 "other_with_cue": round(float(cue[~gold].mean()), 3)}
+        print(json.dumps({"set": name, "gold_pairs": int(gold.sum()), **share}), flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--only", default="", help="comma-separated variant names (default: all)")
     parser.add_argument("--test", action="store_true", help="also replay the test sets (for the record)")
+    parser.add_argument("--bridges", action="store_true", help="only the share of gold pairs with a lexical cue")
     args = parser.parse_args()
     names = [n for n in args.only.split(",") if n] or list(VARIANTS)
     unknown = sorted(set(names) - set(VARIANTS))
     if unknown:
         sys.exit(f"error: unknown variant {', '.join(unknown)} (choose from {', '.join(VARIANTS)})")
     bench = Bench()
+    if args.bridges:
+        return bridge_cues(bench)
     for name in names:
         row = {"variant": name, "out_of_fold": bench.out_of_fold(VARIANTS[name])}
         if args.test:
