@@ -83,6 +83,24 @@ def shared_names(pool, triples) -> np.ndarray:
     return np.array(rows)
 
 
+def _head(title: str) -> str:
+    """"West Chicago, Illinois" → " west chicago "; "" for a title without a comma."""
+    core = core_title(title)
+    return _joined(core.split(", ", 1)[0]) if ", " in core else ""
+
+
+def comma_titles(pool, triples) -> np.ndarray:
+    """d2's title before its comma ("West Chicago, Illinois") in d1's text, in d1's
+    question-focused units, and d1's in d2's text: the place names t2_in_1 misses."""
+    c, rows = pool.corpus, []
+    for q, a, b in triples:
+        h2, h1 = _head(c[b].title), _head(c[a].title)
+        focus = focus_joined(pool.questions[q], c[a].text, c[a].title)
+        rows.append([float(bool(h2) and h2 in _joined(c[a].text)), float(bool(h2) and h2 in focus),
+                     float(bool(h1) and h1 in _joined(c[b].text))])
+    return np.array(rows)
+
+
 def walk_rank(pool, triples) -> np.ndarray:
     """log rank of d2 in q*_1's hybrid list (60 when it was offered otherwise)."""
     ranks: dict = {}
@@ -126,6 +144,7 @@ VARIANTS: dict[str, dict] = {
     "bridge_labels": {"labels": "bridge"},
     "shared_names": {"extra": shared_names},
     "walk_rank": {"extra": walk_rank},
+    "comma_titles": {"extra": comma_titles},
     "trees_and_mlp": {"mlp": True},
 }
 
