@@ -16,7 +16,8 @@ For each question, each gold paragraph CFS did not feed is put in one bucket:
 
 ``--oracle`` replaces the classifier by a perfect one (1 when the walk's document and the
 candidate are both gold, else 0) everywhere CFS asks it (walks, spares, third hops): the
-recall CFS's structure allows at that k, whatever the classifier.
+recall CFS's structure allows at that k, whatever the classifier. Every other rule runs as
+shipped, so a named hop the static document states is still kept first.
 """
 
 from __future__ import annotations

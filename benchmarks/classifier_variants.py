@@ -13,7 +13,7 @@ every training question and replays the two test sets, for the record only.
     .venv/bin/python benchmarks/classifier_variants.py [--only base,shared_names] [--test]
     .venv/bin/python benchmarks/classifier_variants.py --bridges   # the cues gold pairs carry
 
-Needs ``benchmarks/out/pools.pkl`` (`train_classifier.py mine`, ~10 min once).
+Needs ``benchmarks/out/pools.pkl`` (written once by `train_classifier.py mine`).
 """
 
 from __future__ import annotations
