@@ -127,12 +127,83 @@ def bridge_pairs(pool) -> dict[int, set[tuple[int, int]]]:
     return out
 
 
+def _phrase(text: str) -> str:
+    """A sub-question as the noun phrase a composed question uses: "Hello Love >> performer"
+    → "the performer of Hello Love"; "Who was the first president of APA?" → "the first
+    president of APA"."""
+    if ">>" in text:
+        parts = [p.strip() for p in text.split(">>")]
+        phrase = parts[0]
+        for relation in parts[1:]:
+            phrase = f"the {relation} of {phrase}"
+        return phrase
+    rest = _WH.sub("", text.strip().rstrip("?").strip())
+    return rest if rest.lower().startswith("the ") else f"the {rest}"
+
+
+_WH = re.compile(r"^\s*(?:who|what|which|where|when|whom|whose|how many|how much|how)\b\s*"
+                 r"(?:is|was|are|were|did|does|do|has|had|have)?\s*", re.I)
+
+
+def _said(text: str, answers: list[str], upto: int) -> str:
+    """"#k" replaced by step k's answer, for the steps before ``upto``."""
+    return re.sub(r"#(\d+)", lambda ref: answers[int(ref[1]) - 1] if int(ref[1]) <= upto else ref[0], text)
+
+
+def composed_examples() -> tuple[list, list[int]]:
+    """Two-hop questions composed from MuSiQue train100's 3- and 4-hop decompositions: for
+    each step j that uses step i's answer ("#i"), step j's question with "#i" said as step
+    i's question ("When was #2 born?" → "When was the first president of APA born?"), gold
+    = the two steps' paragraphs. Returns them and each one's source question (its fold)."""
+    from drrag_cli.types import QAExample
+
+    examples, source = [], []
+    for qi, rec in enumerate(json.loads(MUSIQUE_TRAIN.read_text())):
+        steps = rec["question_decomposition"]
+        if len(steps) < 3:
+            continue
+        answers = [s["answer"] for s in steps]
+        paras = [Paragraph(p["title"], p["paragraph_text"]) for p in rec["paragraphs"]]
+        for j, step in enumerate(steps):
+            for i in sorted({int(m) - 1 for m in re.findall(r"#(\d+)", step["question"])}):
+                q = _said(step["question"].replace(f"#{i + 1}", _phrase(_said(steps[i]["question"], answers, i))),
+                          answers, j)
+                q = f"What is {_phrase(q)}?" if ">>" in q else q
+                gold = [paras[steps[i]["paragraph_support_idx"]], paras[step["paragraph_support_idx"]]]
+                q = re.sub(r"\s+", " ", q).replace(" ?", "?")
+                examples.append(QAExample(f"{rec['id']}__{i}{j}", q[:1].upper() + q[1:],
+                                          [answers[j]], paras, [p.key for p in gold], [p.title for p in gold]))
+                source.append(qi)
+    return examples, source
+
+
+def composed_pool():
+    """The composed questions' pairs, mined on MuSiQue train100's index (cached in benchmarks/out)."""
+    import pickle
+
+    path = tc.OUT / "composed_pool.pkl"
+    if path.is_file():
+        return pickle.loads(path.read_bytes())
+    from drrag_cli.config import Settings
+    from drrag_cli.evaluate.datasets import Dataset
+    from drrag_cli.select.train import mine_datasets
+
+    examples, source = composed_examples()
+    corpus = tc.load_pools()["musique_train100"].corpus
+    pool = mine_datasets([Dataset("musique_train100", "musique", examples, corpus)],
+                         Settings().replace({"embedding.threads": 1}), progress=print)[0]
+    pool.name = "musique_composed"
+    path.write_bytes(pickle.dumps((pool, source)))
+    return pool, source
+
+
 def _without(*names: str) -> list[int]:
     return [i for i, s in enumerate(SCALAR_FEATURES) if s not in names]
 
 
 # name → what it changes: neg, walk (share of walk negatives), weight (per training set),
-# trees (GBM_PARAMS overrides), cols (features kept), extra (more features), labels, mlp
+# trees (GBM_PARAMS overrides), cols (features kept), extra (more features), labels, mlp,
+# composed (composed_examples() joins the training questions at this weight)
 VARIANTS: dict[str, dict] = {
     "base": {},
     "musique_x3": {"weight": {"musique_train100": 3.0}},
@@ -145,6 +216,8 @@ VARIANTS: dict[str, dict] = {
     "shared_names": {"extra": shared_names},
     "walk_rank": {"extra": walk_rank},
     "comma_titles": {"extra": comma_titles},
+    "composed": {"composed": 1.0},
+    "composed_half": {"composed": 0.5},
     "trees_and_mlp": {"mlp": True},
 }
 
@@ -201,17 +274,34 @@ class Bench:
         return {"recall": [simulate_cfs(pool, questions, scores, k, THRESHOLD)["recall"] for k in KS],
                 "docs_k4": simulate_cfs(pool, questions, scores, 4, THRESHOLD)["docs"], "top1": f"{top}/{tot}"}
 
+    def with_composed(self, v: dict) -> dict:
+        """v ready to fit: the composed questions' pool and folds (their source question's)
+        loaded when v asks for them, at v's weight."""
+        if not v.get("composed"):
+            return v
+        if "musique_composed" not in self.pools:
+            pool, source = composed_pool()
+            self.pools[pool.name], self.feats[pool.name] = pool, tc.Feats(pool)
+            self.fold[pool.name] = {q: self.fold["musique_train100"][s] for q, s in enumerate(source)}
+        return {**v, "weight": {**v.get("weight", {}), "musique_composed": v["composed"]}}
+
+    def training(self, v: dict, held_out: int | None) -> dict[str, set]:
+        names = tc.TRAIN + (["musique_composed"] if v.get("composed") else [])
+        return {n: {q for q, g in self.fold[n].items() if g != held_out} for n in names}
+
     def out_of_fold(self, v: dict) -> dict:
+        v = self.with_composed(v)
         scores: dict[str, dict] = {n: {} for n in tc.TRAIN}
         for f in range(tc.FOLDS):
-            model = self.fit({n: {q for q, g in self.fold[n].items() if g != f} for n in tc.TRAIN}, f, v)
+            model = self.fit(self.training(v, f), f, v)
             for n in tc.TRAIN:
                 triples = cfs_triples(self.pools[n], sorted(q for q, g in self.fold[n].items() if g == f))
                 scores[n].update(zip(triples, model(self.x(n, triples, v)), strict=True))
         return {n: self.report(n, sorted(self.fold[n]), scores[n]) for n in tc.TRAIN}
 
     def test(self, v: dict) -> dict:
-        model = self.fit({n: set(range(len(self.pools[n].questions))) for n in tc.TRAIN}, 0, v)
+        v = self.with_composed(v)
+        model = self.fit(self.training(v, None), 0, v)
         out = {}
         for n in tc.TEST:
             questions = list(range(len(self.pools[n].questions)))
