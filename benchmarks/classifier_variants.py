@@ -101,6 +101,28 @@ def comma_titles(pool, triples) -> np.ndarray:
     return np.array(rows)
 
 
+@lru_cache(maxsize=1)
+def _product_basis() -> tuple[np.ndarray, np.ndarray]:
+    """Mean and principal directions of q*⊙d2 over the training sets' walk triples."""
+    pools = tc.load_pools()
+    x = np.concatenate([_qstar_d2(pools[n], cfs_triples(pools[n], range(len(pools[n].questions))))
+                        for n in tc.TRAIN])
+    mean = x.mean(axis=0)
+    return mean, np.linalg.svd(x - mean, full_matrices=False)[2]
+
+
+def _qstar_d2(pool, triples) -> np.ndarray:
+    s = np.stack([pool.qstar[(q, a)] for q, a, _ in triples]).astype(np.float64)
+    return s * pool.corpus_vecs[[b for _, _, b in triples]].astype(np.float64)
+
+
+def qstar_d2_pca(pool, triples) -> np.ndarray:
+    """The element-wise product q*⊙d2 (an interaction block the MLP overfit with), cut to
+    its 8 principal directions over the training walks."""
+    mean, directions = _product_basis()
+    return (_qstar_d2(pool, triples) - mean) @ directions[:8].T
+
+
 def walk_rank(pool, triples) -> np.ndarray:
     """log rank of d2 in q*_1's hybrid list (60 when it was offered otherwise)."""
     ranks: dict = {}
@@ -216,6 +238,7 @@ VARIANTS: dict[str, dict] = {
     "shared_names": {"extra": shared_names},
     "walk_rank": {"extra": walk_rank},
     "comma_titles": {"extra": comma_titles},
+    "qstar_d2_pca8": {"extra": qstar_d2_pca},
     "composed": {"composed": 1.0},
     "composed_half": {"composed": 0.5},
     "trees_and_mlp": {"mlp": True},
