@@ -156,13 +156,15 @@ def eval_(
     Per strategy and k: recall of gold paragraphs among those fed to the LLM,
     documents fed, LLM tokens of their text, EM / F1 / Acc, LLM calls (rewrites,
     notes and the answer), and seconds per question (retrieve / classify / generate).
+    A set whose questions carry a type (HotpotQA's bridge / comparison, MuSiQue's
+    2- / 3- / 4-hop) also gets these per type.
 
     Ctrl-C prints the partial table; with --out the same command resumes.
     \f
     Long: typer declares the options in the signature (~70 lines); the body is short.
     """
     from drrag_cli.evaluate.datasets import load_dataset
-    from drrag_cli.evaluate.report import rich_table, summary_line
+    from drrag_cli.evaluate.report import rich_table, summary_line, type_table
     from drrag_cli.evaluate.runner import EvalInterrupted, run_eval
 
     strategies, ks = _names(strategy), _ints(k, "-k")
@@ -205,6 +207,8 @@ def eval_(
             console.width = max(console.width, 120)
         console.print(summary_line(result), highlight=False, markup=False)
         console.print(rich_table(result))
+        if result.by_type:
+            console.print(type_table(result))
     _footer(err, result, out)
     if result.interrupted:
         hint = "re-run the same command to resume" if out else "use --out DIR to make runs resumable"

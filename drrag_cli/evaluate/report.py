@@ -105,6 +105,32 @@ def rich_table(result: EvalResult) -> Table:
     return table
 
 
+TYPE_SHOWN = ("strategy", "k", "recall", "docs_fed", "em", "f1", "n")
+
+
+def type_rows(result: EvalResult) -> list[list[str]]:
+    """One line per (question type, strategy, k) of ``result.by_type``, cells as the main table's."""
+    decimals = {key: dec for key, _h, dec in COLUMNS}
+    return [
+        [name, *(cell(key, row.get(key), decimals[key]) for key in TYPE_SHOWN)]
+        for name, rows in result.by_type.items()
+        for row in rows
+    ]
+
+
+def type_table(result: EvalResult) -> Table:
+    """Recall, documents fed, EM and F1 per question type (print only when ``result.by_type``)."""
+    from rich.table import Table
+
+    table = Table(box=None, pad_edge=False, header_style="bold underline", highlight=False,
+                  title="by question type", title_justify="left")
+    for header in ("type", "strategy", "k", "recall", "docs", "EM", "F1", "n"):
+        table.add_column(header, justify="left" if header in ("type", "strategy") else "right", no_wrap=True)
+    for line in type_rows(result):
+        table.add_row(*line)
+    return table
+
+
 def markdown(result: EvalResult) -> str:
     headers = [h for _k, h, _d in COLUMNS]
     lines = [
@@ -116,6 +142,10 @@ def markdown(result: EvalResult) -> str:
         "|" + "|".join("---" if k == "strategy" else "---:" for k, _h, _d in COLUMNS) + "|",
     ]
     lines += ["| " + " | ".join(cells(row)) + " |" for row in result.rows]
+    if result.by_type:
+        lines += ["", "## By question type", "", "| type | strategy | k | recall % | docs fed | EM % | F1 % | n |",
+                  "|---|---|---:|---:|---:|---:|---:|---:|"]
+        lines += ["| " + " | ".join(line) + " |" for line in type_rows(result)]
     lines += [
         "",
         "recall = gold paragraphs among those fed to the LLM; docs fed = mean passages fed; "

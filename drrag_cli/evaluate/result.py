@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -22,6 +23,7 @@ class EvalResult:
     rows: list[dict[str, Any]]
     records: list[dict[str, Any]] = field(default_factory=list)  # per question × strategy × k
     meta: dict[str, Any] = field(default_factory=dict)  # settings, model, wall time, notes, ...
+    by_type: dict[str, list[dict[str, Any]]] = field(default_factory=dict)  # question type → rows (by_type())
 
     @property
     def interrupted(self) -> bool:
@@ -35,6 +37,7 @@ class EvalResult:
             "questions": self.questions,
             "corpus_passages": self.corpus_passages,
             "rows": self.rows,
+            **({"by_type": self.by_type} if self.by_type else {}),
             **self.meta,
         }
 
@@ -72,3 +75,21 @@ def aggregate(records: Sequence[dict[str, Any]], strategies: Sequence[str], ks: 
             row["n"] = len(recs)
             rows.append(row)
     return rows
+
+
+def question_type(qtype: str) -> str:
+    """The type a question is reported under: the dataset's own ('bridge', 'comparison'),
+    MuSiQue's by hop count ('3hop1' and '3hop2' are both '3hop')."""
+    return re.sub(r"^(\d+hop)\d*$", r"\1", qtype)
+
+
+def by_type(records: Sequence[dict[str, Any]], strategies: Sequence[str], ks: Sequence[int]) -> dict[str, list[dict]]:
+    """:func:`aggregate` per question type, when the set has two types or more ({} when not):
+    a multi-hop set's 3- and 4-hop questions can tell apart strategies its 2-hop ones do not."""
+    groups: dict[str, list[dict[str, Any]]] = {}
+    for r in records:
+        if r.get("qtype"):
+            groups.setdefault(question_type(r["qtype"]), []).append(r)
+    if len(groups) < 2:
+        return {}
+    return {name: aggregate(groups[name], strategies, ks) for name in sorted(groups)}

@@ -28,7 +28,7 @@ from drrag_cli.config import Settings
 from drrag_cli.errors import InputError
 from drrag_cli.evaluate.askable import askable
 from drrag_cli.evaluate.metrics import accuracy, answer_fields, recall
-from drrag_cli.evaluate.result import EvalInterrupted, EvalResult, aggregate
+from drrag_cli.evaluate.result import EvalInterrupted, EvalResult, aggregate, by_type
 from drrag_cli.evaluate.resume import OutDir
 from drrag_cli.index.paragraphs import ONE_PASSAGE_WORDS, corpus_sha, index_paragraphs, key_of
 
@@ -87,6 +87,7 @@ def evaluate_one(
         "strategy": strategy,
         "k": k,
         "question": ex.question,
+        "qtype": ex.qtype,
         "gold": ex.gold_keys,
         "fed": fed_keys,
         "recall": recall(fed_keys, ex.gold_keys),
@@ -352,7 +353,8 @@ class _Loop:
         )
         rows = aggregate(self.records, self.strategies, self.ks)
         ds = self.dataset
-        res = EvalResult(ds.name, ds.fmt, len(ds.examples), self.passages, rows, self.records, dict(self.meta))
+        res = EvalResult(ds.name, ds.fmt, len(ds.examples), self.passages, rows, self.records, dict(self.meta),
+                         by_type(self.records, self.strategies, self.ks))
         if self.outdir is not None:
             self.outdir.write_results(res)
         return res

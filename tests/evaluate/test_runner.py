@@ -187,3 +187,20 @@ def test_cfs_cis_report_classifier_time_and_actual_docs(dataset, tmp_path: Path)
     assert rows["cfs"]["recall"] == 1.0 and rows["cfs"]["docs_fed"] < 4  # CFS may feed fewer than k
     assert rows["cis"]["recall"] == 1.0 and rows["cis"]["docs_fed"] < 4  # CIS drops the non-gold ones
     assert all(r["classify_s"] > 0 for r in rows.values())
+
+
+def test_rows_by_question_type(tmp_path: Path) -> None:
+    """A set whose records say their type gets a row per type too (results.json, results.md)."""
+    path = tiny.write(tmp_path / "typed.ircot.jsonl")
+    recs = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    for rec in recs:
+        rec["type"] = "comparison" if rec["question_id"] == "q4" else "bridge"
+    path.write_text("".join(json.dumps(rec) + "\n" for rec in recs), encoding="utf-8")
+    out = tmp_path / "out"
+    result = run_eval(load_dataset(path), make_settings(), ["bm25"], [2], llm=False, out=out)
+    data = json.loads((out / "results.json").read_text(encoding="utf-8"))
+    assert {name: [(r["strategy"], r["n"]) for r in rows] for name, rows in data["by_type"].items()} == {
+        "bridge": [("bm25", 3)], "comparison": [("bm25", 1)]}
+    assert data["by_type"] == json.loads(json.dumps(result.by_type))
+    assert [r["qtype"] for r in lines(out)] == ["bridge", "bridge", "bridge", "comparison"]
+    assert "| comparison | bm25 | 2 |" in (out / "results.md").read_text(encoding="utf-8")
