@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Every number in docs/BENCHMARKS.md comes from this script (run on a quiet machine).
-#   bash benchmarks/run_all.sh [step...]     steps: index retrieval ask sample gemma qwen dslr-tune dslr-floor methods methods-qwen links answers kb hostile cold linked profiles facts possessives
-#                                            this wave (2026-11-25): links answers kb; later: linked profiles facts
+#   bash benchmarks/run_all.sh [step...]     steps: index retrieval ask sample gemma qwen dslr-tune dslr-floor methods methods-qwen links answers kb hostile cold linked profiles facts possessives ceiling classifier
+#                                            this wave (2026-11-25): links answers kb; later: linked profiles facts; 2026-11-28: ceiling classifier
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=.venv/bin/python
@@ -104,6 +104,19 @@ for step in "${steps[@]}"; do
     cold)
       # issue 14: cold ask / cold hybrid search / peak RSS / warm p50, ONNX query path against torch
       $PY benchmarks/cold_start.py --runs 7 | tee "$OUT/cold_start.txt" ;;
+    ceiling)
+      # issue 11: CFS with a perfect classifier (its ceiling at k) and without, where the gold paragraphs are lost
+      for k in 3 4 6; do
+        $PY benchmarks/cfs_misses.py "$HOT" --limit 250 -k $k --oracle > "$OUT/ceiling_hotpot_k$k.json"
+        $PY benchmarks/cfs_misses.py "$MUS" -k $k --oracle > "$OUT/ceiling_musique_k$k.json"
+      done
+      $PY benchmarks/cfs_misses.py "$HOT" --limit 250 > "$OUT/misses_hotpot.json"
+      $PY benchmarks/cfs_misses.py "$MUS" > "$OUT/misses_musique.json"
+      $DRRAG eval "$MUS" --no-llm -s qdc,cfs -k 4 --out "$OUT/eval-musique-by-type" --force | tee "$OUT/musique_by_type.txt" ;;
+    classifier)
+      # issue 11: the classifier's recipes out of fold (needs benchmarks/out/pools.pkl: train_classifier.py mine)
+      $PY benchmarks/classifier_variants.py --bridges | tee "$OUT/classifier_bridges.jsonl"
+      $PY benchmarks/classifier_variants.py --test | tee "$OUT/classifier_variants.jsonl" ;;
     *) echo "unknown step $step" >&2; exit 1 ;;
   esac
 done
