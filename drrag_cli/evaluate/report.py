@@ -51,12 +51,15 @@ def cells(row: dict[str, Any]) -> list[str]:
 
 def summary_line(result: EvalResult) -> str:
     meta = result.meta
-    parts = [
-        f"{result.questions} questions",
-        f"{result.corpus_passages} passages",
-        f"model {Path(meta['model']).name}" if meta.get("model") else "no LLM",
-        f"{meta.get('wall_s', 0):.1f} s wall",
-    ]
+    model = Path(meta["model"]).name if meta.get("model") else ""
+    if not model:
+        llm = "no LLM"
+    elif meta.get("llm", True):
+        llm = f"model {model}"
+    else:  # --no-llm: the model's tokenizer still counts tokens_fed
+        llm = f"no LLM (tokenizer {model})"
+    parts = [f"{result.questions} questions", f"{result.corpus_passages} passages", llm,
+             f"{meta.get('wall_s', 0):.1f} s wall"]
     if meta.get("resumed"):
         parts.append(f"{meta['resumed']} resumed")
     if meta.get("interrupted"):
