@@ -51,13 +51,8 @@ def cells(row: dict[str, Any]) -> list[str]:
 
 def summary_line(result: EvalResult) -> str:
     meta = result.meta
-    model = Path(meta["model"]).name if meta.get("model") else ""
-    if not model:
-        llm = "no LLM"
-    elif meta.get("llm", True):
-        llm = f"model {model}"
-    else:  # --no-llm: the model's tokenizer still counts tokens_fed
-        llm = f"no LLM (tokenizer {model})"
+    # --no-llm: no model answered (its tokenizer still counts tokens_fed; results.json names it)
+    llm = f"model {Path(meta['model']).name}" if meta.get("model") and meta.get("llm", True) else "no LLM"
     parts = [f"{result.questions} questions", f"{result.corpus_passages} passages", llm,
              f"{meta.get('wall_s', 0):.1f} s wall"]
     if meta.get("resumed"):

@@ -15,8 +15,8 @@ def test_a_run_with_the_llm_names_its_model() -> None:
     assert line == "dev100.musique (musique): 3 questions, 1839 passages, model gemma.gguf, 1.2 s wall"
 
 
-def test_a_no_llm_run_says_so_and_which_tokenizer_counted_tokens() -> None:
-    assert "no LLM (tokenizer gemma.gguf)" in summary_line(_result(llm=False, model="/m/gemma.gguf"))
+def test_a_no_llm_run_says_so_though_a_model_counted_its_tokens() -> None:
+    assert ", no LLM, " in summary_line(_result(llm=False, model="/m/gemma.gguf"))
     assert ", no LLM, " in summary_line(_result(llm=False, model=None))
 
 
