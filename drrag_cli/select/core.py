@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Hashable, Mapping, Sequence, Set
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 RULES = ("first", "best")
 DocOf = Callable[[int], Hashable]
@@ -212,11 +212,16 @@ def fill_barren(
             and (d.static, doc(d.pid)) in linked and doc(d.pid) not in in_context
         ]
         if options:
-            j = -max(options)[1]
-            d = walk[j] = Decision(walk[j].static, walk[j].pid, walk[j].rank, walk[j].prob, "kept")
-            in_context.add(doc(d.pid))
-            added.append(d)
+            added.append(_keep(walk, -max(options)[1], in_context, doc))
     return added
+
+
+def _keep(walk: list[Decision], j: int, in_context: set[Hashable], doc: DocOf) -> Decision:
+    """Turn the walk's j-th decision into a keep, after the walks (:func:`fill_barren`,
+    :func:`_beside_named`); its document joins ``in_context``. Returns the new decision."""
+    d = walk[j] = replace(walk[j], decision="kept")
+    in_context.add(doc(d.pid))
+    return d
 
 
 def _beside_named(
@@ -237,8 +242,7 @@ def _beside_named(
                 return
             if d.decision.startswith("not needed") and _positive(d.prob, threshold):
                 if doc(d.pid) not in in_context:
-                    walk[j] = Decision(d.static, d.pid, d.rank, d.prob, "kept")
-                    in_context.add(doc(d.pid))
+                    _keep(walk, j, in_context, doc)
                     break
 
 
