@@ -35,6 +35,7 @@ COLUMNS = (
     ("generate_s", "generate s", 3),
     ("n", "n", None),
 )
+DECIMALS = {key: dec for key, _h, dec in COLUMNS}
 
 
 def cell(key: str, value: Any, decimals: int | None) -> str:
@@ -97,9 +98,8 @@ def rich_table(result: EvalResult) -> Table:
         table.add_column(header, justify=justify, no_wrap=True)
     table.add_column("retr/cls/gen s", justify="right", no_wrap=True)
     table.add_column("n", justify="right", no_wrap=True)
-    decimals = {key: dec for key, _h, dec in COLUMNS}
     for row in result.rows:
-        table.add_row(*(cell(key, row.get(key), decimals[key]) for key in shown), _split(row), str(row["n"]))
+        table.add_row(*(cell(key, row.get(key), DECIMALS[key]) for key in shown), _split(row), str(row["n"]))
     return table
 
 
@@ -108,9 +108,8 @@ TYPE_SHOWN = ("strategy", "k", "recall", "docs_fed", "em", "f1", "n")
 
 def type_rows(result: EvalResult) -> list[list[str]]:
     """One line per (question type, strategy, k) of ``result.by_type``, cells as the main table's."""
-    decimals = {key: dec for key, _h, dec in COLUMNS}
     return [
-        [name, *(cell(key, row.get(key), decimals[key]) for key in TYPE_SHOWN)]
+        [name, *(cell(key, row.get(key), DECIMALS[key]) for key in TYPE_SHOWN)]
         for name, rows in result.by_type.items()
         for row in rows
     ]
