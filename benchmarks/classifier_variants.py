@@ -35,7 +35,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 import train_classifier as tc  # noqa: E402
 
 from drrag_cli.index.links import core_title  # noqa: E402
-from drrag_cli.select.features import SCALAR_FEATURES, focus_joined  # noqa: E402
+from drrag_cli.select.features import SCALAR_FEATURES, focus_joined, text_info  # noqa: E402
 from drrag_cli.select.simulate import KS, cfs_triples, simulate_cfs  # noqa: E402
 from drrag_cli.select.train import GBM_PARAMS, balanced_rows, fit_model  # noqa: E402
 from drrag_cli.types import Paragraph  # noqa: E402
@@ -43,13 +43,12 @@ from drrag_cli.types import Paragraph  # noqa: E402
 THRESHOLD = 0.4  # the shipped "first" threshold
 MUSIQUE_TRAIN = ROOT.parent / "shared" / "data" / "musique" / "train100.musique.json"
 _WORD = re.compile(r"[^\W_]+(?:['’.-][^\W_]+)*")
-_TOKEN = re.compile(r"[^\W_]+")
 _CONNECT = frozenset("of de da von van del la le du der den di y and the".split())
 
 
-@lru_cache(maxsize=65536)
 def _joined(text: str) -> str:
-    return f" {' '.join(t.lower() for t in _TOKEN.findall(text))} "
+    """" tok tok " of a text, lowercased: phrase search by ``in`` (the features' own, cached)."""
+    return text_info(text).joined
 
 
 @lru_cache(maxsize=65536)
