@@ -220,9 +220,33 @@ def _done_by(
     document describes the entity with a word of it (``near``). A relative clause may take
     one word more and ends on its own "is" or "is located" ("When did [the state where
     Pocahontas Mounds is located] become ..."); "the country containing X" joins by its verb."""
-    title = [_DASHES.sub("-", w.lower()) for w in core_title(about).split()]  # "1979–80" is "1979-80"
-    if near is None or not title:
+    if near is None or not core_title(about).split():
         return None
+    for title in _title_ends(about):
+        found = _done_by_title(words, lower, at, title, entity, near, about)
+        if found != _NO_TITLE:
+            return found
+    return None
+
+
+_NO_TITLE = ""  # _done_by_title: the title is not in the question; None: it is, and no rule fits
+
+
+def _title_ends(about: str) -> list[list[str]]:
+    """The word sequences that may end a description after do / does / did: the static
+    document's title (its core), then its name without the common noun that follows it
+    ("Elmstead library" → "Elmstead": "Where did [the head librarian of Elmstead] study?")."""
+    core = core_title(about).split()
+    title = [_DASHES.sub("-", w.lower()) for w in core]  # "1979–80" is "1979-80"
+    lead = next((n for n, w in enumerate(core) if not w[:1].isupper()), len(core))
+    return [title, title[:lead]] if 0 < lead < len(core) else [title]
+
+
+def _done_by_title(
+    words: list[str], lower: list[str], at: int, title: list[str], entity: str, near: str, about: str
+) -> str | None:
+    """:func:`_done_by` for one of :func:`_title_ends`; :data:`_NO_TITLE` when the question
+    does not hold it after the determiner."""
     for end in range(at + 1 + len(title), len(words)):
         if [_DASHES.sub("-", _POSSESSIVE.sub("", w.strip("\"'’"))) for w in lower[end - len(title) : end]] != title:
             continue
@@ -242,7 +266,7 @@ def _done_by(
         elif clause and lower[end] in BE - _HAVE:  # "[the state where Pocahontas Mounds is located] become"
             end += 2 if end + 2 < len(words) and _participle(words[end + 1].rstrip(",")) else 1
         return _replaced_if(words, at, end, entity, near, about)
-    return None
+    return _NO_TITLE
 
 
 def _replaced_if(words: list[str], at: int, end: int, entity: str, near: str, about: str) -> str | None:

@@ -271,6 +271,13 @@ def test_a_title_the_question_does_not_describe_gives_way_to_the_name_it_does() 
         # a clause of its own before the title (sample Q5): the title is not where the description ends
         ("At which restaurant did the team have dinner during the offsite at which it was decided to rewrite the "
          "Plover ingestion service in Rust?", "jonas weber, team lead at the offsite", "Plover", None),
+        # the title's name without the common noun after it ("Elmstead library" is Elmstead's library)
+        ("Where did the head librarian of Elmstead study?", "the head librarian is [ruth amsel](people/ruth-amsel.md)",
+         "Elmstead library", "Where did Inês Carvalho study?"),
+        ("Where did the head librarian of the Elmstead library study?", "the head librarian is ruth amsel",
+         "Elmstead library", "Where did Inês Carvalho study?"),
+        ("Where did the head librarian study?", "the head librarian is ruth amsel", "Elmstead library", None),
+        ("Who does the lead of Project Plover?", "| lead | inês carvalho |", "Project Plover", None),
     ],
 )  # fmt: skip
 def test_a_description_after_do_ends_at_the_static_document_s_title(
