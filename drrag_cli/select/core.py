@@ -272,22 +272,29 @@ def _walk_orders(
     return orders
 
 
+YIELD_MARGIN = 0.4  # how much surer than a positive named hop a candidate must be to go before it
+
+
 def _yield_to_confident(
     order: list[tuple[int, int]], i: int, probs: Mapping[tuple[int, int], float],
     named: Mapping[tuple[int, int], int], threshold: float, confident: float,
 ) -> None:
     """Walk ``i``'s first candidate scored at least ``confident`` moves before its named hops
-    when the classifier scored each of those below ``threshold``. A name the static document
-    states near the question's words is often a country or a people in MuSiQue ("Arizona",
-    0.21, ahead of the county paragraph at 0.86); yielding to any positive instead lost more
-    walks than it won (docs/BENCHMARKS.md)."""
+    when the classifier scored each of those below ``threshold``, or each at least
+    :data:`YIELD_MARGIN` below that candidate. A name the static document states near the
+    question's words is often a country or a people in MuSiQue ("Arizona", 0.21, ahead of
+    the county paragraph at 0.86); yielding to any positive instead lost more walks than it
+    won, and a positive named hop stays before a candidate only somewhat surer (the README
+    demo's Tobias Lindqvist, 0.71, before Priya Raman's profile, 0.92). The margin lets
+    "Yeah! (Fuel song)", 0.50, make way for "I Don't Wanna Know", 0.97 (docs/BENCHMARKS.md)."""
     hops = [pid for pid, _ in order if (i, pid) in named]
-    if not hops or any(_positive(probs.get((i, pid)), threshold) for pid in hops):
-        return
     first = next(
         (item for item in order if (i, item[0]) not in named and _positive(probs.get((i, item[0])), confident)), None
     )
-    if first is not None:
+    if not hops or first is None:
+        return
+    doubted = probs[(i, first[0])] - YIELD_MARGIN
+    if all(not _positive(probs.get((i, pid)), threshold) or (probs.get((i, pid)) or 0.0) <= doubted for pid in hops):
         order.remove(first)
         order.insert(0, first)
 

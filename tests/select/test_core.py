@@ -42,8 +42,9 @@ def test_beside_a_low_scored_named_hop_the_walk_keeps_its_positive_in_a_free_slo
 
 def test_a_doubted_named_hop_yields_its_walk_to_a_confident_candidate() -> None:
     """``named_yield``: the named hop (0.1, below the threshold) goes after the walk's first
-    candidate scored at least 0.8; a named hop the classifier accepts, or a candidate it is
-    not confident of, changes nothing."""
+    candidate scored at least 0.8, and so does one the classifier accepts when that candidate
+    is 0.4 surer still ("Yeah! (Fuel song)", 0.50, before a gold page at 0.97); a named hop
+    accepted with less between them, or a candidate it is not confident of, changes nothing."""
     walks = [[(10, 1), (11, 2), (12, 3)], [(20, 1), (21, 2)]]
     probs = {(0, 10): 0.1, (0, 11): 0.6, (0, 12): 0.9, (1, 20): 0.3, (1, 21): 0.8}
     sure = {(0, 10): 1}
@@ -54,6 +55,9 @@ def test_a_doubted_named_hop_yields_its_walk_to_a_confident_candidate() -> None:
     accepted = {**probs, (0, 10): 0.55}
     assert [d.pid for d in kept(cfs_select([1, 2], walks, accepted, k=4, threshold=0.5, sure=sure,
                                            named_yield=0.8))] == [10, 21]  # fmt: skip
+    far = {**probs, (0, 10): 0.5, (0, 12): 0.97}
+    assert [d.pid for d in kept(cfs_select([1, 2], walks, far, k=4, threshold=0.5, sure=sure,
+                                           named_yield=0.8))] == [12, 21]  # fmt: skip
     unsure = {**probs, (0, 12): 0.7}
     assert [d.pid for d in kept(cfs_select([1, 2], walks, unsure, k=4, threshold=0.5, sure=sure,
                                            named_yield=0.8))] == [10, 21]  # fmt: skip
