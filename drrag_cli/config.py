@@ -89,7 +89,7 @@ class RetrievalSettings:
     links: bool = True  # CFS also offers the documents a static document links to or names (index/links.py)
     named_hops: bool = True  # CFS keeps a candidate about a name its static document states (select/bridges.py)
     beside_named: bool = True  # ...and a low-scored named hop's walk its first positive, in a free slot (core.py)
-    named_yield: Annotated[float, Min(0.0)] = 0.8  # a doubted named hop yields to a candidate scored >= this
+    named_yield: Annotated[float, Min(0.0)] = 0.8  # a doubted (or far less sure) named hop yields to one scored >= this
     chain: Annotated[float, Min(0.0)] = 0.8  # a kept dynamic doc's walk gives a third hop scored >= this; 0 = off
     spare: Annotated[float, Min(0.0)] = 0.7  # a barren walk: a spare first-stage doc's pair >= this joins; 0 = off
     confident: Annotated[float, Min(0.0)] = 0.9  # a walk's most probable candidate >= this goes before its first keep

@@ -75,7 +75,7 @@ class Params:
     links: bool = True  # CFS offers the documents a static document links to (index/links.py)
     named_hops: bool = True  # CFS keeps a candidate about a name its static document states (select/bridges.py)
     beside_named: bool = True  # ...and, in a free slot, the walk's first positive beside a low-scored one
-    named_yield: float = 0.8  # ...unless the classifier doubts the named hop and scores a candidate >= this
+    named_yield: float = 0.8  # ...yielding to a candidate scored >= this when doubted or 0.4 less sure
     chain: float = 0.8  # CFS walks each kept dynamic document for a third hop scored >= this (0 = off)
     spare: float = 0.7  # a barren walk: a spare first-stage document's pair scored >= this joins (0 = off)
     confident: float = 0.9  # a walk's most probable candidate scored >= this goes before its first keep (0 = off)
