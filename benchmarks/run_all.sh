@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Every number in docs/BENCHMARKS.md comes from this script (run on a quiet machine).
-#   bash benchmarks/run_all.sh [step...]     steps: index retrieval ask sample gemma qwen dslr-tune dslr-floor methods methods-qwen links answers kb hostile cold linked profiles facts possessives ceiling classifier
-#                                            this wave (2026-11-25): links answers kb; later: linked profiles facts; 2026-11-28: ceiling classifier
+#   bash benchmarks/run_all.sh [step...]     steps: index retrieval ask sample gemma qwen dslr-tune dslr-floor methods methods-qwen links answers kb hostile cold linked profiles facts possessives ceiling classifier pair
+#                                            this wave (2026-11-25): links answers kb; later: linked profiles facts; 2026-11-28: ceiling classifier pair
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=.venv/bin/python
@@ -117,6 +117,9 @@ for step in "${steps[@]}"; do
       # issue 11: the classifier's recipes out of fold (needs benchmarks/out/pools.pkl: train_classifier.py mine)
       $PY benchmarks/classifier_variants.py --bridges | tee "$OUT/classifier_bridges.jsonl"
       $PY benchmarks/classifier_variants.py --test | tee "$OUT/classifier_variants.jsonl" ;;
+    pair)
+      # issue 11: a cross-encoder fine-tuned from the shipped MiniLM against the trees, out of fold (~25 min)
+      $PY benchmarks/pair_model.py --json "$OUT/pair_model.json" ;;
     *) echo "unknown step $step" >&2; exit 1 ;;
   esac
 done
