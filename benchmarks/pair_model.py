@@ -155,10 +155,13 @@ def main() -> None:
     ap.add_argument("--lr", type=float, default=1e-4)
     ap.add_argument("--json", type=Path, help="also write the report here")
     args = ap.parse_args()
+    halves = args.halves.split(",")
+    if not halves or any(h not in ("0", "1") for h in halves):
+        sys.exit(f"error: --halves {args.halves!r}: give 0, 1 or 0,1")
     bench = cv.Bench()
     ce: dict[str, dict] = {n: {} for n in SCORED}
     cost = []
-    for half in (int(h) for h in args.halves.split(",")):
+    for half in sorted({int(h) for h in halves}):
         train = {n: {q for q, f in bench.fold[n].items() if f % 2 != half} for n in tc.TRAIN}
         model = PairModel(args.maxlen)
         model.fit(bench.pools, examples(bench.pools, train, half), args.epochs, args.lr, half)
