@@ -29,9 +29,11 @@ hotpot_dev250_499 retrieval.spare=0     # another order, beside a run in the def
 
 from __future__ import annotations
 
+import hashlib
 import json
 import subprocess
 import sys
+from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
@@ -71,9 +73,24 @@ def fit() -> None:
         print(f"fold {f} saved to {OUT / f'fold{f}'}", flush=True)
 
 
+@lru_cache(maxsize=1)
+def code_key() -> str:
+    """A short hash of the package `drrag` imports (``PYTHONPATH`` included; ``-P`` leaves
+    out the working directory, as the console script does). A run's folder is kept per code
+    as well as per settings: a rule changed under the same settings (``run shipped`` after a
+    commit) is run again, never read from an older run's folder."""
+    where = subprocess.run([str(ROOT / ".venv/bin/python"), "-P", "-c", "import drrag_cli; print(drrag_cli.__file__)"],
+                           check=True, capture_output=True, text=True).stdout.strip()
+    digest = hashlib.sha256()
+    for path in sorted(Path(where).parent.rglob("*")):
+        if path.is_file() and "__pycache__" not in path.parts:
+            digest.update(str(path.relative_to(Path(where).parent)).encode() + path.read_bytes())
+    return digest.hexdigest()[:12]
+
+
 def _eval(name: str, f: int, settings: list[str]) -> list[dict]:
     args, _, _ = SETS[name]
-    folder = OUT / "runs" / name / f"{'+'.join(settings) or 'shipped'}" / f"fold{f}"
+    folder = OUT / "runs" / name / f"{'+'.join(settings) or 'shipped'}" / code_key() / f"fold{f}"
     folder.mkdir(parents=True, exist_ok=True)
     sections: dict[str, dict[str, str]] = {"classifier": {"path": str(OUT / f"fold{f}")}}
     for item in settings:
