@@ -150,9 +150,9 @@ def compare(bench: cv.Bench, name: str, ce: dict, trees: dict) -> dict:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--halves", default="0", help="which halves to hold out: 0, 1 or 0,1")
-    ap.add_argument("--maxlen", type=int, default=192)
-    ap.add_argument("--epochs", type=int, default=3)
-    ap.add_argument("--lr", type=float, default=1e-4)
+    ap.add_argument("--maxlen", type=int, default=192, help="tokens per pair (default 192)")
+    ap.add_argument("--epochs", type=int, default=3, help="passes over the training pairs (default 3)")
+    ap.add_argument("--lr", type=float, default=1e-4, help="the encoder's learning rate (default 1e-4)")
     ap.add_argument("--json", type=Path, help="also write the report here")
     args = ap.parse_args()
     halves = args.halves.split(",")
