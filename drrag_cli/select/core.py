@@ -151,12 +151,11 @@ def cfs_select(
     to the question's words) are walked first, in that order, and kept whatever their
     probability. With ``beside_named``, a walk whose only keep was a named hop the
     classifier scored below ``threshold`` still gets its first positive, in a slot the walks
-    left free (:func:`_beside_named`). With ``named_yield``, a walk whose named hops the
-    classifier all scored below ``threshold``, or :data:`YIELD_MARGIN` below its candidate
-    scored at least ``named_yield``, meets that candidate first (:func:`_yield_to_confident`);
-    with ``confident``, one scored at least that before a less probable first keep
-    (:func:`_confident_first`). Returns every decision, per walk; the kept ones have
-    ``decision == "kept"`` (:func:`kept`)."""
+    left free (:func:`_beside_named`). With ``named_yield``, a walk meets first its candidate
+    scored at least that when its named hops all scored below ``threshold`` or
+    :data:`YIELD_MARGIN` below it (:func:`_yield_to_confident`); with ``confident``, one scored
+    at least that before a less probable first keep (:func:`_confident_first`). Returns every
+    decision, per walk; the kept ones have ``decision == "kept"`` (:func:`kept`)."""
     if rule not in RULES:
         raise ValueError(f"unknown CFS rule {rule!r} (choose {' or '.join(RULES)})")
     doc = doc or _same
