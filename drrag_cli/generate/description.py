@@ -220,7 +220,7 @@ def _done_by(
     document describes the entity with a word of it (``near``). A relative clause may take
     one word more and ends on its own "is" or "is located" ("When did [the state where
     Pocahontas Mounds is located] become ..."); "the country containing X" joins by its verb."""
-    if near is None or not core_title(about).split():
+    if near is None:
         return None
     for title in _title_ends(about):
         found = _done_by_title(words, lower, at, title, entity, near, about)
@@ -235,8 +235,11 @@ _NO_TITLE = ""  # _done_by_title: the title is not in the question; None: it is,
 def _title_ends(about: str) -> list[list[str]]:
     """The word sequences that may end a description after do / does / did: the static
     document's title (its core), then its name without the common noun that follows it
-    ("Elmstead library" → "Elmstead": "Where did [the head librarian of Elmstead] study?")."""
+    ("Elmstead library" → "Elmstead": "Where did [the head librarian of Elmstead] study?");
+    none for an empty title."""
     core = core_title(about).split()
+    if not core:
+        return []
     title = [_DASHES.sub("-", w.lower()) for w in core]  # "1979–80" is "1979-80"
     lead = next((n for n, w in enumerate(core) if not w[:1].isupper()), len(core))
     return [title, title[:lead]] if 0 < lead < len(core) else [title]

@@ -288,10 +288,12 @@ def _yield_to_confident(
     demo's Tobias Lindqvist, 0.71, before Priya Raman's profile, 0.92). The margin lets
     "Yeah! (Fuel song)", 0.50, make way for "I Don't Wanna Know", 0.97 (docs/BENCHMARKS.md)."""
     hops = [pid for pid, _ in order if (i, pid) in named]
+    if not hops:  # most walks: no scan for a candidate
+        return
     first = next(
         (item for item in order if (i, item[0]) not in named and _positive(probs.get((i, item[0])), confident)), None
     )
-    if not hops or first is None:
+    if first is None:
         return
     doubted = probs[(i, first[0])] - YIELD_MARGIN
     if all(not _positive(probs.get((i, pid)), threshold) or (probs.get((i, pid)) or 0.0) <= doubted for pid in hops):
