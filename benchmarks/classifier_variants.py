@@ -311,14 +311,20 @@ class Bench:
         names = tc.TRAIN + (["musique_composed"] if v.get("composed") else [])
         return {n: {q for q, g in self.fold[n].items() if g != held_out} for n in names}
 
-    def out_of_fold(self, v: dict) -> dict:
+    def oof_scores(self, v: dict, names: tuple[str, ...] = tuple(tc.TRAIN)) -> dict[str, dict]:
+        """Every CFS walk triple of the sets ``names`` scored by the fold model that never saw
+        its question."""
         v = self.with_composed(v)
-        scores: dict[str, dict] = {n: {} for n in tc.TRAIN}
+        scores: dict[str, dict] = {n: {} for n in names}
         for f in range(tc.FOLDS):
             model = self.fit(self.training(v, f), f, v)
-            for n in tc.TRAIN:
+            for n in names:
                 triples = cfs_triples(self.pools[n], sorted(q for q, g in self.fold[n].items() if g == f))
                 scores[n].update(zip(triples, model(self.x(n, triples, v)), strict=True))
+        return scores
+
+    def out_of_fold(self, v: dict) -> dict:
+        scores = self.oof_scores(v)
         return {n: self.report(n, sorted(self.fold[n]), scores[n]) for n in tc.TRAIN}
 
     def test(self, v: dict) -> dict:

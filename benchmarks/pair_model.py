@@ -118,17 +118,6 @@ class PairModel:
         return out
 
 
-def tree_scores(bench: cv.Bench) -> dict[str, dict]:
-    """The shipped recipe's out-of-fold scores of every walk triple of the scored sets."""
-    scores: dict[str, dict] = {n: {} for n in SCORED}
-    for f in range(tc.FOLDS):
-        model = bench.fit(bench.training({}, f), f, {})
-        for n in SCORED:
-            triples = cfs_triples(bench.pools[n], sorted(q for q, g in bench.fold[n].items() if g == f))
-            scores[n].update(zip(triples, model(bench.x(n, triples, {})), strict=True))
-    return scores
-
-
 def compare(bench: cv.Bench, name: str, ce: dict, trees: dict) -> dict:
     from sklearn.metrics import roc_auc_score
 
@@ -171,7 +160,7 @@ def main() -> None:
             ce[n].update(model.score(bench.pools[n], triples))
             print(f"half {half}: scored {len(triples)} walk triples of {n}", file=sys.stderr, flush=True)
             cost.append(((time.perf_counter() - start) / len(triples), len(triples) / len(held)))
-    trees = tree_scores(bench)
+    trees = bench.oof_scores({}, SCORED)  # the shipped recipe's own out of fold
     report = {n: compare(bench, n, ce[n], trees[n]) for n in SCORED}
     per_pair, pairs = float(np.mean([c for c, _ in cost])), float(np.mean([p for _, p in cost]))
     report["cost"] = {"ms_per_pair": round(1000 * per_pair, 1), "pairs_per_question": round(pairs, 1),
