@@ -35,8 +35,9 @@ from drrag_cli.generate.prompts import (
     typed_options,
 )
 from drrag_cli.generate.sections import read_section
+from drrag_cli.generate.shared import shared
 from drrag_cli.generate.statements import read_count, read_definition, read_release, read_statement
-from drrag_cli.generate.support import echoes_either, fed_texts, is_supported, supported_part
+from drrag_cli.generate.support import each_supported, echoes_either, fed_texts, is_supported, supported_part
 from drrag_cli.generate.tables import Lookup, lookup
 from drrag_cli.types import Passage
 
@@ -123,8 +124,11 @@ class Answer:
         pick a year or number the text states, stands beside the question's words
         (:func:`.evidence.beside_question`). A copied answer the model strayed from is not,
         nor the second choice of a model whose first answer only echoed the question: over
-        five benchmark sets 6 of 39 such second answers were right (docs/BENCHMARKS.md)."""
-        if self.strayed or self.reasked or not is_supported(self.text, fed_texts(self.passages)) or self.echoed:
+        five benchmark sets 6 of 39 such second answers were right (docs/BENCHMARKS.md). A
+        list decided in code ("director and producer", :mod:`.shared`) is, when each item is."""
+        texts = fed_texts(self.passages)
+        grounded = is_supported(self.text, texts) or (self.compared is not None and each_supported(self.text, texts))
+        if self.strayed or self.reasked or not grounded or self.echoed:
             return False
         return not self.typed or beside_question(self.text, self.asked, self.passages)
 
@@ -315,10 +319,15 @@ def _answer_text(
 
 
 def decided_comparison(question: str, options: Sequence[str], docs: list[tuple[str, str]]) -> Comparison | None:
-    """Two stated values compared (:func:`.compare.compare`), or two named sides'
+    """Two stated values compared (:func:`.compare.compare`), two named sides'
     nationalities for a yes/no question (:func:`.origin.same_origin`) or a "what nationality"
-    one (:func:`.origin.asked_origin`)."""
-    return compare(question, options, docs) or same_origin(question, options, docs) or asked_origin(question, docs)
+    one (:func:`.origin.asked_origin`), or what two named sides share (:func:`.shared.shared`)."""
+    return (
+        compare(question, options, docs)
+        or same_origin(question, options, docs)
+        or asked_origin(question, docs)
+        or (None if options else shared(question, docs))
+    )
 
 
 def read_in_code(question: str, docs: list[tuple[str, str]]) -> Lookup | None:

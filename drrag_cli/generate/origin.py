@@ -53,8 +53,8 @@ NATIONS = {
     "Singapore": "Singaporean|Singapore", "Taiwan": "Taiwanese|Taiwan", "Lebanon": "Lebanese|Lebanon",
     "Algeria": "Algerian|Algeria", "Morocco": "Moroccan|Morocco", "Tunisia": "Tunisian|Tunisia",
 }  # fmt: skip
-_COUNTRY = {form: country for country, forms in NATIONS.items() for form in forms.split("|")}
-_FORMS = "|".join(sorted(map(re.escape, _COUNTRY), key=len, reverse=True))  # "South Korean" before "Korean"
+COUNTRY_OF = {form: country for country, forms in NATIONS.items() for form in forms.split("|")}
+_FORMS = "|".join(sorted(map(re.escape, COUNTRY_OF), key=len, reverse=True))  # "South Korean" before "Korean"
 _NATION = re.compile(rf"(?<![\w.])({_FORMS})(?![\w-])")  # not "French-born"
 _YES_NO = re.compile(r"^\s*(?:are|were|is|was|do|does|did|have|has|had)\s+", re.IGNORECASE)
 _WHAT = re.compile(r"^\s*what\s+nationality\s+(?:is|was|are|were)\s", re.IGNORECASE)
@@ -70,19 +70,19 @@ def nationality(text: str) -> tuple[str, str] | None:
     sentence, brackets dropped ("(born 1966)") and "X-born" skipped; None when it names none."""
     first = _BRACKETS.sub(" ", _FIRST_SENTENCE.split(text.strip(), maxsplit=1)[0])
     found = _NATION.search(first)
-    return (_COUNTRY[found.group(1)], found.group(1)) if found else None
+    return (COUNTRY_OF[found.group(1)], found.group(1)) if found else None
 
 
-def _plain(text: str) -> str:
+def plain_words(text: str) -> str:
     return " ".join(_WORD.findall(text.lower()))
 
 
-def _sides(question: str, docs: Sequence[tuple[str, str]]) -> list[tuple[str, str]]:
+def named_sides(question: str, docs: Sequence[tuple[str, str]]) -> list[tuple[str, str]]:
     """The fed documents ((title, text), first of each title) whose whole title, without a
     trailing "(…)", the question names."""
-    asked, seen, out = f" {_plain(question)} ", set(), []
+    asked, seen, out = f" {plain_words(question)} ", set(), []
     for title, text in docs:
-        name = _plain(re.sub(r"\s*\([^)]*\)\s*$", "", title))
+        name = plain_words(re.sub(r"\s*\([^)]*\)\s*$", "", title))
         if name and f" {name} " in asked and name not in seen:
             seen.add(name)
             out.append((title, text))
@@ -94,7 +94,7 @@ def same_origin(question: str, options: Sequence[str], docs: Sequence[tuple[str,
     from the fed ``docs`` ((title, text)), or None when it is not one this can decide."""
     if {o.lower() for o in options} != {"yes", "no"} or not _YES_NO.match(question):
         return None
-    sides = _sides(question, docs)
+    sides = named_sides(question, docs)
     if len(sides) != 2:
         return None
     read = [nationality(text) for _, text in sides]
@@ -107,7 +107,7 @@ def same_origin(question: str, options: Sequence[str], docs: Sequence[tuple[str,
     rest = _BRACKETS.sub(" ", question)
     for title, _ in sides:
         rest = re.sub(re.escape(title.split(" (")[0]), " ", rest, flags=re.IGNORECASE)
-    wanted = {_COUNTRY[found.group(1)] for found in _NATION.finditer(rest)}
+    wanted = {COUNTRY_OF[found.group(1)] for found in _NATION.finditer(rest)}
     if len(wanted) != 1 or not _EITHER.search(rest):
         return None
     (want,) = wanted
@@ -125,7 +125,7 @@ def _asked_sides(question: str, docs: Sequence[tuple[str, str]]) -> list[tuple[i
     if not _WHAT.match(question):
         return None
     out = []
-    for title, text in _sides(question, docs):
+    for title, text in named_sides(question, docs):
         read = nationality(text)
         if read is None:
             return None

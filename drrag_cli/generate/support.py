@@ -5,6 +5,7 @@ marked.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from drrag_cli.generate.prompts import FALLBACK_ANSWER, answer_options
@@ -28,6 +29,13 @@ def is_supported(answer: str, texts: Sequence[str]) -> bool:
     if not norm or answer == FALLBACK_ANSWER:
         return False
     return any(stands_in(norm, text) for text in texts)
+
+
+def each_supported(answer: str, texts: Sequence[str]) -> bool:
+    """Every item of a list answer ("film director, producer and writer") is in the fed text
+    (:func:`is_supported`), though not the list as written."""
+    items = [item for item in re.split(r",\s*(?:and\s+)?|\s+and\s+", answer) if item.strip()]
+    return bool(items) and all(is_supported(item, texts) for item in items)
 
 
 def echoes(answer: str, question: str) -> bool:
