@@ -3,19 +3,22 @@ Aram Avakian share?", "Peter Curtis and Scott Draper are both what?", "What type
 Bitter Jester and Sicko have in common?".
 
 Gemma-3-270M answers these with a name ("Chris Menges"), an article ("a") or the start of a
-sentence ("They were"): 17 of the 30 such questions of HotpotQA dev500 q250–499 went wrong
-that way. A document's opening sentence says what its subject is ("Chris Menges is an
-English cinematographer and film director"; "Aram Avakian was an American film editor and
-director"); what two of them share is string work, as comparing two dates is (:mod:`.compare`).
+sentence ("They were"): 13 of the 27 such questions of HotpotQA dev500 q250–499 were wrong
+(accuracy; 7 after this, docs/BENCHMARKS.md). A document's opening sentence says what its
+subject is ("Chris Menges is an English cinematographer and film director"; "Aram Avakian
+was an American film editor and director"); what two of them share is string work, as
+comparing two dates is (:mod:`.compare`).
 
-The sides are the fed documents whose whole title the question names (:func:`.origin.named_sides`,
-exactly two). Each side's roles are the phrases after the opening sentence's first "is / was
-(a / an / the)", cut at a clause ("who", "from", "in", "by", …) and split at commas and
-"and", without years and nationality words. Two roles meet when they end in the same words;
-the answer is the longest such ending for each role of the first side that meets one of the
-second's, in the first side's order ("director"; "director and producer"). A question about
-a country or nationality gets the shared one (:func:`.origin.nationality`). When the sides
-share nothing this can read, :func:`shared` returns None and the model answers as before.
+The sides are the fed documents whose whole title the question names
+(:func:`.origin.named_sides`, exactly two, in the question's order). Each side's roles are
+the phrases after the opening sentence's first "is / was (a / an / the)", cut at a clause
+("who", "from", "in", "by", "made", …) and split at commas and "and", without years and
+nationality words. Two roles meet when they end in the same words (or one is the start of
+the other: "documentary", "documentary film"); the answer is the longest such ending for
+each role of the first side that meets one of the second's, in the first side's order
+("director"; "director and producer"). A question about a country or nationality gets the
+shared one (:func:`.origin.nationality`). When the sides share nothing this can read,
+:func:`shared` returns None and the model answers as before.
 """
 
 from __future__ import annotations
