@@ -66,6 +66,15 @@ def write_notes(root: Path, notes: dict[str, str]) -> Path:
     return root
 
 
+def ask_notes(cli: Callable[..., tuple[int, str, str]], root: Path, notes: dict[str, str], question: str) -> dict:
+    """``notes`` written under ``root`` and indexed, then ``question`` asked with ``--json``
+    (both exit 0): the answer's JSON document."""
+    assert cli("index", str(write_notes(root, notes)))[0] == 0
+    code, out, err = cli("ask", question, "--json")
+    assert code == 0, err
+    return json.loads(out)
+
+
 def write_corpus(root: Path) -> Path:
     """Six formats, with a two-hop fact: Heron's lead (doc A) was born in Tromsø (doc B)."""
     (root / "notes").mkdir(parents=True, exist_ok=True)

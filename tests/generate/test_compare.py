@@ -10,7 +10,7 @@ import pytest
 
 from drrag_cli.generate.compare import compare, dates, numbers, statements
 from drrag_cli.generate.prompts import answer_options
-from tests.conftest import write_notes
+from tests.conftest import ask_notes
 
 
 def decide(question: str, docs: list[tuple[str, str]]) -> str | None:
@@ -82,10 +82,7 @@ DOCS = {
 
 
 def test_ask_decides_a_comparison_without_a_model_call(cli, tmp_path: Path) -> None:  # noqa: ANN001
-    assert cli("index", str(write_notes(tmp_path / "c", DOCS)))[0] == 0
-    code, out, err = cli("ask", "Which had its first field test earlier, Osprey or Petrel?", "--json")
-    doc = json.loads(out)
-    assert code == 0, err
+    doc = ask_notes(cli, tmp_path / "c", DOCS, "Which had its first field test earlier, Osprey or Petrel?")
     assert doc["answer"] == "Petrel" and doc["llm_calls"] == 0 and doc["supported"]
     assert doc["compared"] == {"kind": "time", "values": {"Osprey": "12 May 2021", "Petrel": "3 September 2019"},
                                "answer": "Petrel"}

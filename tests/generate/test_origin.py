@@ -4,14 +4,13 @@ without a model call."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 
 from drrag_cli.generate.origin import asked_origin, nationality, read_origin, same_origin
 from drrag_cli.generate.prompts import answer_options
-from tests.conftest import write_notes
+from tests.conftest import ask_notes
 
 DERRICKSON = ("Scott Derrickson", "Scott Derrickson (born July 16, 1966) is an American director, screenwriter and "
               "producer. He lives in Los Angeles.")
@@ -72,10 +71,7 @@ def test_ask_decides_a_nationality_question_without_a_model_call(cli, tmp_path: 
         "joost.md": "# Joost Brand\n\nJoost Brand is a Belgian engineer. He builds weather balloons in Ghent.\n",
         "soup.md": "# Lentil soup\n\nSimmer red lentils with cumin for twenty minutes.\n",
     }
-    assert cli("index", str(write_notes(tmp_path / "c", notes)))[0] == 0
-    code, out, err = cli("ask", "Are Mara Quint and Joost Brand of the same nationality?", "--json")
-    doc = json.loads(out)
-    assert code == 0, err
+    doc = ask_notes(cli, tmp_path / "c", notes, "Are Mara Quint and Joost Brand of the same nationality?")
     assert doc["answer"] == "no" and doc["llm_calls"] == 0 and doc["supported"]
     assert doc["compared"]["kind"] == "origin"
     assert doc["compared"]["values"] == {"Mara Quint": "Dutch", "Joost Brand": "Belgian"}

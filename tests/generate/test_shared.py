@@ -3,7 +3,6 @@ then a real `ask` (MiniLM index) that answers without a model call."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
@@ -11,7 +10,7 @@ import pytest
 from drrag_cli.generate.answer import decided_comparison
 from drrag_cli.generate.prompts import answer_options
 from drrag_cli.generate.shared import roles, shared, shared_roles
-from tests.conftest import write_notes
+from tests.conftest import ask_notes
 
 MENGES = ("Chris Menges", "Chris Menges BSC, ASC (born 15 September 1940) is an English cinematographer and film "
           "director. He is a member of both the American and British Societies of Cinematographers.")
@@ -98,10 +97,7 @@ def test_ask_reads_what_two_notes_share_without_a_model_call(cli, tmp_path: Path
         "joost.md": "# Joost Brand\n\nJoost Brand is a Belgian engineer and drone pilot. He lives in Ghent.\n",
         "soup.md": "# Lentil soup\n\nSimmer red lentils with cumin for twenty minutes.\n",
     }
-    assert cli("index", str(write_notes(tmp_path / "c", notes)))[0] == 0
-    code, out, err = cli("ask", "What do Mara Quint and Joost Brand have in common?", "--json")
-    doc = json.loads(out)
-    assert code == 0, err
+    doc = ask_notes(cli, tmp_path / "c", notes, "What do Mara Quint and Joost Brand have in common?")
     assert doc["answer"] == "drone pilot" and doc["llm_calls"] == 0 and doc["supported"]
     values = {"Mara Quint": "hydrologist, drone pilot", "Joost Brand": "engineer, drone pilot"}
     assert doc["compared"] == {"kind": "shared", "answer": "drone pilot", "values": values}
