@@ -11,14 +11,15 @@ comparing two dates is (:mod:`.compare`).
 
 The sides are the fed documents whose whole title the question names
 (:func:`.origin.named_sides`, exactly two, in the question's order). Each side's roles are
-the phrases after the opening sentence's first "is / was (a / an / the)", cut at a clause
+the phrases after the opening sentence's first "is / was a / an / the", cut at a clause
 ("who", "from", "in", "by", "made", …) and split at commas and "and", without years and
-nationality words. Two roles meet when they end in the same words (or one is the start of
-the other: "documentary", "documentary film"); the answer is the longest such ending for
-each role of the first side that meets one of the second's, in the first side's order
-("director"; "director and producer"). A question about a country or nationality gets the
-shared one (:func:`.origin.nationality`). When the sides share nothing this can read,
-:func:`shared` returns None and the model answers as before.
+nationality words; a profile note without such a sentence gives its Role row's. Two roles
+meet when they end in the same words (or one is the start of the other: "documentary",
+"documentary film"); the answer is the longest such ending for each role of the first side
+that meets one of the second's, in the first side's order ("director"; "director and
+producer"). A question about a country or nationality gets the shared one
+(:func:`.origin.nationality`). When the sides share nothing this can read, :func:`shared`
+returns None and the model answers as before.
 """
 
 from __future__ import annotations
@@ -28,6 +29,8 @@ from collections.abc import Sequence
 
 from drrag_cli.generate.compare import Comparison
 from drrag_cli.generate.origin import COUNTRY_OF, demonym, named_sides, nationality, plain_words
+from drrag_cli.generate.statements import ROLE_KEYS
+from drrag_cli.generate.tables import key_values
 
 _YES_NO = re.compile(r"^\s*(?:are|were|is|was|do|does|did|have|has|had|can|could|will|would)\s", re.IGNORECASE)
 _WH = re.compile(r"\b(?:what|which)\b", re.IGNORECASE)
@@ -45,7 +48,8 @@ _COUNTRY_ASKED = re.compile(r"\bcountry\b", re.IGNORECASE)
 # a sentence ends after a word of three or more characters: not "Aram A. Avakian", "St. Anthony"
 _FIRST_SENTENCE = re.compile(r"(?<=[a-z0-9)\"”]{3}[.!?])\s+(?=[A-Z])")
 _BRACKETS = re.compile(r"\([^)]*\)|\[[^\]]*\]")
-_IS = re.compile(r"\b(?:is|was|are|were)\s+(?:(?:also|now|currently)\s+)?(?:(?:a|an|the|one\s+of\s+the)\s+)?", re.I)
+# "is a / an / the": a noun phrase follows, not "was born in Uppsala"
+_IS = re.compile(r"\b(?:is|was|are|were)\s+(?:(?:also|now|currently)\s+)?(?:a|an|the)\s+", re.IGNORECASE)
 # where what the subject is ends: a clause, a place, a maker, a time
 _CLAUSE = re.compile(
     r"[;:\"“”]|\s(?:who|which|that|whose|where|when|best|known|born|from|in|at|based|with|for|by|on|since|"
@@ -64,14 +68,21 @@ _YEARISH = re.compile(r"^\d+(?:s|th|st|nd|rd)?$")
 def roles(text: str) -> list[list[str]]:
     """What ``text``'s opening sentence says its subject is, as word lists (lower-case, no
     years or nationality words): "is an English cinematographer and film director" →
-    [["cinematographer"], ["film", "director"]]; [] when it says no "is / was"."""
+    [["cinematographer"], ["film", "director"]]; else its Role (Title, Occupation, …) row, as
+    a profile note keeps it ("| **Role** | Senior software engineer |"); [] when neither says."""
     first = _BRACKETS.sub(" ", _FIRST_SENTENCE.split(text.strip(), maxsplit=1)[0])
     said = _IS.search(first)
-    if said is None:
-        return []
-    what = first[said.end() :]
-    cut = _CLAUSE.search(what)
-    what = what[: cut.start()] if cut else what
+    if said is not None:
+        what = first[said.end() :]
+        cut = _CLAUSE.search(what)
+        return _phrases(what[: cut.start()] if cut else what)
+    row = next((value for key, value, _ in key_values(text) if key.strip().lower() in ROLE_KEYS), "")
+    return _phrases(_BRACKETS.sub(" ", row))
+
+
+def _phrases(what: str) -> list[list[str]]:
+    """``what`` split at commas and "and", each part's words without years, nationality
+    words or a leading article."""
     out = []
     for part in _ROLE_SPLIT.split(what):
         words = [w.lower() for w in _WORD.findall(part) if not _YEARISH.match(w) and not _national(w)]
@@ -147,12 +158,18 @@ def shared(question: str, docs: Sequence[tuple[str, str]]) -> Comparison | None:
         country = read[0][0]
         answer = country if _COUNTRY_ASKED.search(question) else demonym(country)
         return Comparison(answer, "shared", ((title_a, read[0][1]), (title_b, read[1][1])))
-    mine, theirs = roles(text_a), roles(text_b)
+    mine, theirs = _side_roles(title_a, docs), _side_roles(title_b, docs)
     found = shared_roles(mine, theirs)
     if not found:
         return None
     values = ((title_a, ", ".join(" ".join(r) for r in mine)), (title_b, ", ".join(" ".join(r) for r in theirs)))
     return Comparison(_joined(found), "shared", values)
+
+
+def _side_roles(title: str, docs: Sequence[tuple[str, str]]) -> list[list[str]]:
+    """The roles (:func:`roles`) of the first of the fed passages titled ``title`` that says
+    any: a note's Role row may be in its second passage fed."""
+    return next((found for name, text in docs if name == title and (found := roles(text))), [])
 
 
 def shared_roles(mine: list[list[str]], theirs: list[list[str]]) -> list[str]:

@@ -345,7 +345,7 @@ def _zero_tail(version: str) -> str:
 
 
 _DEFINE = re.compile(r"^\s*(?P<wh>(?i:what|who))\s+(?i:is|are|was|were)\s+(?P<subject>[A-Z][^?]*?)\s*\??\s*$")
-_ROLE_KEYS = frozenset(("role", "title", "position", "job", "job title", "occupation"))
+ROLE_KEYS = frozenset(("role", "title", "position", "job", "job title", "occupation"))
 _KIND = r"(?i:a|an|the|our|their|one)\s+[^.,;:!?]+"  # "a compact sentence embedding model for …"
 
 
@@ -391,6 +391,6 @@ def _role(name: str, docs: Sequence[tuple[str, str]]) -> Lookup | None:
     for number, (title, text) in enumerate(docs):
         if title.strip().lower() == name.strip().lower():
             for key, value, kind in key_values(text):
-                if key.strip().lower() in _ROLE_KEYS and value.strip():
+                if key.strip().lower() in ROLE_KEYS and value.strip():
                     return Lookup(value.strip(), title, key, number, kind)
     return None

@@ -42,6 +42,15 @@ def test_a_documents_roles_are_what_its_opening_sentence_says_it_is() -> None:
     assert roles("Plover runs on a laptop. It is a search pipeline.") == []  # only the first sentence's "is"
 
 
+def test_a_profile_without_such_a_sentence_gives_its_role_row() -> None:
+    tobias = "# Tobias Lindqvist\n\n| | |\n|---|---|\n| **Role** | Senior software engineer (search) |\n"
+    dmitri = "# Dmitri Volkov\n\n| | |\n|---|---|\n| **Role** | Contract engineer |\n| **Office** | Ghent |\n"
+    assert roles(tobias) == [["senior", "software", "engineer"]]
+    docs = [("Tobias Lindqvist", "## What he works on\n\nRanking for Saltmarsh."), ("Tobias Lindqvist", tobias),
+            ("Dmitri Volkov", dmitri)]  # his Role row is in the second passage fed
+    assert answer("What do Tobias Lindqvist and Dmitri Volkov have in common?", docs) == "engineer"
+
+
 def test_shared_roles_meet_at_their_ending_words_or_where_one_starts_the_other() -> None:
     assert shared_roles([["film", "director"]], [["film", "editor"], ["director"]]) == ["director"]
     assert shared_roles([["critic"], ["author", "of", "sixteen", "books"]], [["film", "critic"], ["author"]]) == [
