@@ -143,8 +143,8 @@ def _named(question: str, docs: Sequence[tuple[str, str]]) -> list[tuple[str, st
 
 def shared(question: str, docs: Sequence[tuple[str, str]]) -> Comparison | None:
     """What the two fed documents ``question`` names by title share, as their opening
-    sentences say (a role, a kind, a country), or None when it is not such a question or
-    nothing shared is read."""
+    sentences (or Role rows) say: a role, a kind, a country; None when it is not such a
+    question or nothing shared is read."""
     if _YES_NO.match(question) or not _WH.search(question) or not _SHARED.search(question):
         return None
     sides = [] if _DESCENT.search(question) else _named(question, docs)
