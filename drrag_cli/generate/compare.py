@@ -141,8 +141,15 @@ def numbers(text: str) -> list[tuple[float, str]]:
     return out
 
 
+_RECENTLY = re.compile(r"\b(?:more|most)\s+recent(?:ly)?\b")  # a time, not the number "more" reads as
+
+
 def _cue(question: str) -> tuple[str, str, bool] | None:
+    """(cue word, kind, the larger value wins?) of the comparison before the sides' comma:
+    "Which board game was published most recently, …" is a time, the later one winning."""
     head = question.lower().split(",")[0]
+    if _RECENTLY.search(head):
+        return "recently", "time", True
     for word in re.findall(r"[a-z]+", head):
         if word in CUES:
             kind, larger = CUES[word]

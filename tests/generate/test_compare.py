@@ -52,6 +52,9 @@ def test_statements_split_tables_lists_and_wrapped_sentences() -> None:
         ("Which reached version 1.0 first, Heron or Plover?",
          [("Changelog", "# Heron changelog\n\n## [1.1.0] - 2023-05-02\n\n## [1.0.0] - 2023-03-14\n"),
           ("Plover", "| 2 November 2022 | Plover v1.0 shipped |")], "Plover"),
+        ("Which board game was published most recently, Pirate's Cove or Catan?",  # a time, not "most" of a count
+         [("Pirate's Cove", "Pirate's Cove is a board game published in 2002 by Days of Wonder."),
+          ("Catan", "Catan is a board game first published in 1995 in Germany.")], "Pirate's Cove"),
     ],
 )
 def test_a_comparison_is_decided_from_the_two_stated_values(question: str, docs, expected: str) -> None:  # noqa: ANN001
