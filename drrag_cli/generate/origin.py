@@ -61,6 +61,7 @@ _WHAT = re.compile(r"^\s*what\s+nationality\s+(?:is|was|are|were)\s", re.IGNOREC
 _SAME = re.compile(r"\bsame\s+(?:nationality|country)\b", re.IGNORECASE)
 _EITHER = re.compile(r"\bboth\b|\bfrom\b", re.IGNORECASE)
 _BRACKETS = re.compile(r"\([^)]*\)")
+_TRAILING = re.compile(r"\s*\([^)]*\)\s*$")
 _WORD = re.compile(r"\w+")
 _FIRST_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
 
@@ -77,12 +78,18 @@ def plain_words(text: str) -> str:
     return " ".join(_WORD.findall(text.lower()))
 
 
+def side_name(title: str) -> str:
+    """How a question names the document titled ``title``: its words, lower-case, without a
+    trailing "(…)" ("Peter Curtis (tennis)" → "peter curtis")."""
+    return plain_words(_TRAILING.sub("", title))
+
+
 def named_sides(question: str, docs: Sequence[tuple[str, str]]) -> list[tuple[str, str]]:
     """The fed documents ((title, text), first of each title) whose whole title, without a
     trailing "(…)", the question names."""
     asked, seen, out = f" {plain_words(question)} ", set(), []
     for title, text in docs:
-        name = plain_words(re.sub(r"\s*\([^)]*\)\s*$", "", title))
+        name = side_name(title)
         if name and f" {name} " in asked and name not in seen:
             seen.add(name)
             out.append((title, text))

@@ -28,7 +28,7 @@ import re
 from collections.abc import Sequence
 
 from drrag_cli.generate.compare import Comparison
-from drrag_cli.generate.origin import COUNTRY_OF, demonym, named_sides, nationality, plain_words
+from drrag_cli.generate.origin import COUNTRY_OF, demonym, named_sides, nationality, plain_words, side_name
 from drrag_cli.generate.statements import ROLE_KEYS
 from drrag_cli.generate.tables import key_values
 
@@ -60,7 +60,6 @@ _CLAUSE = re.compile(
 _ROLE_SPLIT = re.compile(r",\s*(?:and\s+|or\s+)?|\s+and\s+|\s*/\s*", re.IGNORECASE)
 _WORD = re.compile(r"[\w'’–-]+")
 _HYPHEN = re.compile(r"[–-]")
-_TRAILING = re.compile(r"\s*\([^)]*\)\s*$")  # "Peter Curtis (tennis)" is named "Peter Curtis"
 _SKIP = frozenset("a an the his her their its of and or former".split())
 _YEARISH = re.compile(r"^\d+(?:s|th|st|nd|rd)?$")
 
@@ -135,7 +134,7 @@ def _named(question: str, docs: Sequence[tuple[str, str]]) -> list[tuple[str, st
     """The named sides (:func:`.origin.named_sides`) in the question's order, without one whose
     name is inside another's ("Jester" in "Bitter Jester", "Park Avenue" in "277 Park Avenue")."""
     sides = named_sides(question, docs)
-    names = [f" {plain_words(_TRAILING.sub('', title))} " for title, _ in sides]
+    names = [f" {side_name(title)} " for title, _ in sides]
     kept = [(s, n) for s, n in zip(sides, names, strict=True) if not any(n != m and n in m for m in names)]
     asked = f" {plain_words(question)} "
     return [s for s, n in sorted(kept, key=lambda sn: asked.find(sn[1]))]
