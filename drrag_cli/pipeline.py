@@ -298,7 +298,8 @@ class Pipeline:
         ids = self.index.siblings(fed[:1]).get(fed[0], []) if fed else []
         if not 1 < len(ids) <= WHOLE_DOCUMENT_MAX:
             return passages
-        from drrag_cli.select.bridges import content, most_added
+        from drrag_cli.select.bridges import most_added
+        from drrag_cli.text.words import content
 
         found = self.index.passages(ids)
         texts = [found[i].text if i in found else "" for i in ids]

@@ -289,7 +289,7 @@ def named_part(question: str, answer: str) -> str:
     (a description, then a quoted title). A question about a name's other form
     (abbreviation, nickname, "known as") keeps the answer as it is, and so does one whose
     name only repeats the question's words ("Which component of shellite …?" → "Shellite (…)")."""
-    from drrag_cli.evaluate.metrics import normalize_answer, stands_in
+    from drrag_cli.text.words import normalize_answer, stands_in
 
     if _ASKS_ALIAS.search(question):
         return answer

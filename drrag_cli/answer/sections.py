@@ -33,7 +33,7 @@ def heading_fit(question: str, title: str, heading: str) -> int:
     (by stem) besides the words of the note's ``title``; 0 when it leaves one unsaid:
     "What does Tobias Lindqvist work on?" fits "What he works on" (1), not "Outside work"."""
     from drrag_cli.answer.tables import same_word
-    from drrag_cli.select.bridges import STOP, WORD_RE
+    from drrag_cli.text.words import STOP, WORD_RE
 
     named = WORD_RE.findall(title.lower())
     asked = [w for w in WORD_RE.findall(question.lower()) if w not in STOP]

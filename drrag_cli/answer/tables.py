@@ -149,7 +149,7 @@ _AGENTS = (
 _KEYS = frozenset(key for _verb, names in _AGENTS for key in names if " " not in key)
 _WHO = re.compile(r"^\s*who\b", re.I)
 _WHO_IS = re.compile(r"^\s*who\s+(?:is|was|are|were)\b", re.I)
-_PERSON = frozenset({"perso", "name", "who"})  # stems (bridges.content) of the column "Who is …?" reads
+_PERSON = frozenset({"perso", "name", "who"})  # stems (text.words.content) of the column "Who is …?" reads
 _CLAUSE = re.compile(r"\b(?:that|which|who|whom|whose|where|when)\b", re.I)
 
 
@@ -172,7 +172,7 @@ def _agent(question: str, docs: Sequence[tuple[str, str]]) -> Lookup | None:
     the fed document whose title shares most content words with what the question asks
     the agent of (:func:`_asked_agent`; at least one), when that document's table says one
     thing; None otherwise."""
-    from drrag_cli.select.bridges import content
+    from drrag_cli.text.words import content
 
     if not _WHO.match(question):
         return None
@@ -199,7 +199,7 @@ def lookup(question: str, docs: Sequence[tuple[str, str]]) -> Lookup | None:
     "headquartered" → Headquarters; or naming its agent: "Who owns X?" → Owner), and every
     such row the fed ``docs`` (title, text) hold says the same; or, for "Who wrote ...?", a
     key-value table's author (:func:`_agent`); None otherwise (the model answers)."""
-    from drrag_cli.select.bridges import content, words
+    from drrag_cli.text.words import content, words
 
     if not _WH.match(question):
         return None
@@ -231,7 +231,7 @@ def _attribute(question: str, docs: Sequence[tuple[str, str]]) -> Lookup | None:
     whose title the question names in full; None when no such key, or two values. A
     profile's table otherwise reaches Gemma-3-270M as a run of "Key: value." sentences,
     and it copied them from the start."""
-    from drrag_cli.select.bridges import STOP, WORD_RE
+    from drrag_cli.text.words import STOP, WORD_RE
 
     said = [w for w in WORD_RE.findall(question.lower()) if w not in STOP]
     found: dict[str, Lookup] = {}
@@ -279,7 +279,7 @@ def _dated(question: str, docs: Sequence[tuple[str, str]]) -> Lookup | None:
     2022 | Plover v1.0 shipped, covering 212 pumping stations |"): the date cell of the one
     row whose other cells say the most of the question's words (two at least); None when
     two rows tie, or two tables disagree."""
-    from drrag_cli.select.bridges import STOP, WORD_RE
+    from drrag_cli.text.words import STOP, WORD_RE
 
     if not re.match(r"\s*when\b", question, re.IGNORECASE):
         return None
@@ -300,7 +300,7 @@ def _dated(question: str, docs: Sequence[tuple[str, str]]) -> Lookup | None:
 
 def _said(said: set[str], row: list[str], skip: int) -> int:
     """How many of the question's words ``said`` a row's cells (but cell ``skip``) hold, by stem."""
-    from drrag_cli.select.bridges import WORD_RE
+    from drrag_cli.text.words import WORD_RE
 
     cells = {w for j, cell in enumerate(row) if j != skip for w in WORD_RE.findall(cell.lower())}
     return sum(any(same_word(w, c) for c in cells) for w in said)

@@ -110,8 +110,8 @@ def _described(question: str, head: str) -> bool:
     asks the question about her (answer/hop/decompose.py). Prose does not count: the
     Saltmarsh report's abstract says "embedding model", and fed beside its other passages
     it pushed the infrastructure page out of QUESTIONS.md Q2's context."""
-    from drrag_cli.answer.hop.description import content_words
     from drrag_cli.answer.tables import key_values
+    from drrag_cli.text.words import content_words
 
     said = [content_words(value) for _key, value, _kind in key_values(head)]
     for found in _THE.finditer(question):
@@ -130,7 +130,7 @@ def _defines(question: str, lead: Selected) -> bool:
     """"What is Saltmarsh?" asks what the report titled "Saltmarsh: Compact Sentence
     Embeddings …" is about: its title's part before the colon is the asked name."""
     from drrag_cli.index.links import core_title
-    from drrag_cli.select.bridges import content
+    from drrag_cli.text.words import content
 
     asked = _WHAT_IS.match(question)
     return bool(asked) and content(asked.group(1)) == content(core_title(lead.passage.title)) != set()
