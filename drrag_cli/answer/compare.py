@@ -19,10 +19,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from drrag_cli.ingest.units import statement_units
+from drrag_cli.text.words import MONTHS
 
-MONTHS = {m: i for i, m in enumerate(
-    "january february march april may june july august september october november december".split(), start=1)}
-MONTHS |= {m[:3]: i for m, i in list(MONTHS.items())} | {"sept": 9}
 _MONTH = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?"
           r"|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?")
 _DATE_RES = (  # (regex, group order): day month year / month day year / iso / month year / year

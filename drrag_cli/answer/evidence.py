@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from drrag_cli.answer.tables import linearise
 from drrag_cli.ingest.units import statement_units
+from drrag_cli.text.tables import linearise
 from drrag_cli.text.words import normalize_answer, stands_in
 from drrag_cli.types import Passage
 

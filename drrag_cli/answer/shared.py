@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from drrag_cli.answer.compare import Comparison
 from drrag_cli.answer.origin import COUNTRY_OF, demonym, named_sides, nationality, plain_words, side_name
 from drrag_cli.answer.statements import ROLE_KEYS
-from drrag_cli.answer.tables import key_values
+from drrag_cli.text.tables import key_values
 
 _YES_NO = re.compile(r"^\s*(?:are|were|is|was|do|does|did|have|has|had|can|could|will|would)\s", re.IGNORECASE)
 _WH = re.compile(r"\b(?:what|which)\b", re.IGNORECASE)

@@ -21,6 +21,9 @@ CALENDAR = frozenset(
     "january february march april may june july august september october november december "
     "monday tuesday wednesday thursday friday saturday sunday".split()
 )
+MONTHS = {m: i for i, m in enumerate(
+    "january february march april may june july august september october november december".split(), start=1)}
+MONTHS |= {m[:3]: i for m, i in list(MONTHS.items())} | {"sept": 9}
 WORD_RE = re.compile(r"[^\W_]+")
 
 
@@ -44,6 +47,19 @@ def content(text: str) -> set[str]:
 def content_words(text: str) -> set[str]:
     """The content words of ``text``, lower-case, unstemmed."""
     return {w for w in WORD_RE.findall(text.lower()) if w not in STOP}
+
+
+def same_stem(a: str, b: str) -> bool:
+    """"joined" / "join", "languages" / "language", "role" / "roles": four letters at least,
+    and all but the shorter word's last letter when it has five or more."""
+    n = min(len(a), len(b))
+    n = n - 1 if n > 4 else n
+    return n >= 4 and a[:n] == b[:n]
+
+
+def same_word(a: str, b: str) -> bool:
+    """The same word, or two words of one stem (:func:`same_stem`): "on" / "on", "works" / "work"."""
+    return a == b or same_stem(a, b)
 
 
 _ARTICLES = re.compile(r"\b(a|an|the)\b")

@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 
 from drrag_cli.answer import generate_answer
-from drrag_cli.answer.prompts import DOCS_CLOSE, DOCS_OPEN
 from drrag_cli.config import LLMSettings
 from drrag_cli.errors import ModelError
 from drrag_cli.llm.kv_cache import common_prefix
 from drrag_cli.llm.llm import LocalLLM, default_model_path
+from drrag_cli.text.fence import DOCS_CLOSE, DOCS_OPEN
 from drrag_cli.types import Passage
 
 pytestmark = pytest.mark.slow

@@ -36,7 +36,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from drrag_cli.answer.answer import Answer, Generator, generate_answer
-from drrag_cli.answer.prompts import neutralise
 from drrag_cli.config import NoteSettings
 from drrag_cli.retrieve.note.prompts import (
     NotePrompt,
@@ -52,6 +51,7 @@ from drrag_cli.retrieve.note.prompts import (
     query_prompt,
     update_prompt,
 )
+from drrag_cli.text.fence import neutralise
 from drrag_cli.types import Passage
 
 Retrieve = Callable[[str, int], list[Passage]]

@@ -32,7 +32,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from drrag_cli.answer.prompts import neutralise, render_documents
+from drrag_cli.text.fence import neutralise, render_documents
 
 MAX_QUERY_WORDS = 30
 FALLBACK_QUERY_WORDS = 6
