@@ -33,8 +33,8 @@ from drrag_cli.select.core import resolve_k1, resolve_per_static
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from drrag_cli.answer.answer import Generator
     from drrag_cli.index.api import Index
+    from drrag_cli.llm.generator import Generator
     from drrag_cli.types import Passage
 
 WHOLE_DOCUMENT_MAX = 64  # the guard reads and holds out whole documents up to this many passages
@@ -163,8 +163,11 @@ class Pipeline:
             rewrites, fused, dmqr_trace, fuse_s = self._rewrite(question, plan, strategy.list_mode or params.mode)
         services: dict[str, Any] = {}
         if strategy.answers:
+            from drrag_cli.answer.answer import generate_answer
+
             services = {
                 "generator": self.generator,
+                "answer": generate_answer,
                 "note": self.settings.note,
                 "answer_max_tokens": self.settings.llm.max_tokens,
                 "on_token": on_token,

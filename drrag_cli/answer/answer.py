@@ -13,7 +13,6 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
 
 from drrag_cli.answer.compare import Comparison, compare
 from drrag_cli.answer.entity import Picked, asked_document
@@ -39,6 +38,7 @@ from drrag_cli.answer.statements import read_count, read_definition, read_releas
 from drrag_cli.answer.support import each_supported, echoes_either, fed_texts, is_supported, supported_part
 from drrag_cli.answer.tables import Lookup, lookup
 from drrag_cli.errors import ModelError
+from drrag_cli.llm.generator import Generator
 from drrag_cli.types import Passage
 
 MIN_USEFUL_WORDS = 20
@@ -47,43 +47,6 @@ MIN_USEFUL_WORDS = 20
 # industrialist who became known as the father of what?" was answered "he", copied mid-sentence)
 NOT_AN_OPEN_ANSWER = ("yes", "no", "he", "she", "it", "they", "him", "her", "his", "its", "them", "their")
 COMPLETION_STOP = ["\n"]
-
-
-class Generator(Protocol):
-    """What :func:`generate_answer` needs from a model (``LocalLLM`` or a test fake)."""
-
-    n_ctx: int
-    max_tokens: int
-
-    @property
-    def has_chat_template(self) -> bool: ...
-
-    def count_tokens(self, text: str) -> int: ...
-
-    def complete(
-        self,
-        prompt: str,
-        *,
-        max_tokens: int,
-        stop: list[str] | None = None,
-        on_token: Callable[[str], None] | None = None,
-        options: Sequence[str] = (),
-        spans: Sequence[str] = (),
-        not_first: Sequence[str] = (),
-        avoid: Sequence[str] = (),
-    ) -> str: ...
-
-    def render_chat(self, messages: list[dict[str, str]]) -> str: ...
-
-    def chat(
-        self,
-        messages: list[dict[str, str]],
-        *,
-        max_tokens: int,
-        on_token: Callable[[str], None] | None = None,
-        options: Sequence[str] = (),
-        avoid: Sequence[str] = (),
-    ) -> str: ...
 
 
 @dataclass
