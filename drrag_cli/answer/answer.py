@@ -13,6 +13,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from drrag_cli.answer.compare import Comparison, compare
 from drrag_cli.answer.entity import Picked, asked_document
@@ -49,6 +50,18 @@ NOT_AN_OPEN_ANSWER = ("yes", "no", "he", "she", "it", "they", "him", "her", "his
 COMPLETION_STOP = ["\n"]
 
 
+@dataclass(frozen=True)
+class Verdict:
+    """Whether an answer is supported by what the model read and, when not, why: ``no-answer``
+    (the fallback; ``no-answer-strayed`` when the model's own answer left the fed text),
+    ``echo`` (it only repeats the question), ``second-choice`` (the first answer was an
+    echo), ``strayed`` (copied after the model's own choice left the text), ``elsewhere``
+    (in the text, but not beside the question's words) or ``absent`` (not in the text)."""
+
+    supported: bool
+    why: str = ""
+
+
 @dataclass
 class Answer:
     text: str
@@ -80,20 +93,41 @@ class Answer:
     # one, which may not start the same way (:func:`answer_again`)
     reasked: str = ""
 
-    @property
-    def supported(self) -> bool:
-        """Whether the answer is grounded in what the model read (:func:`is_supported`), is
+    @cached_property
+    def verdict(self) -> Verdict:
+        """Whether the answer is supported, and why not, judged once (the CLI and the server
+        only render it). Supported: grounded in what the model read (:func:`is_supported`),
         more than an echo of the question (:func:`echoes`) and, when the model could only
-        pick a year or number the text states, stands beside the question's words
+        pick a year or number the text states, beside the question's words
         (:func:`.evidence.beside_question`). A copied answer the model strayed from is not,
         nor the second choice of a model whose first answer only echoed the question: over
         five benchmark sets 6 of 39 such second answers were right (docs/BENCHMARKS.md). A
-        list decided in code ("director and producer", :mod:`.shared`) is, when each item is."""
+        list decided in code ("director and producer", :mod:`.shared`) is, when each item is.
+        Judged on first use, after the answer is complete (Adaptive-Note sets its passages)."""
         texts = fed_texts(self.passages)
-        grounded = is_supported(self.text, texts) or (self.compared is not None and each_supported(self.text, texts))
+        stated = is_supported(self.text, texts)
+        grounded = stated or (self.compared is not None and each_supported(self.text, texts))
         if self.strayed or self.reasked or not grounded or self.echoed:
-            return False
-        return not self.typed or beside_question(self.text, self.asked, self.passages)
+            return Verdict(False, self._why_not(stated))
+        if self.typed and not beside_question(self.text, self.asked, self.passages):
+            return Verdict(False, self._why_not(stated))
+        return Verdict(True)
+
+    def _why_not(self, stated: bool) -> str:
+        """The first reason that holds (:class:`Verdict`)."""
+        if self.text == FALLBACK_ANSWER:  # nothing to trust or distrust: why there is no answer
+            return "no-answer-strayed" if self.strayed else "no-answer"
+        if self.echoed:
+            return "echo"
+        if self.reasked:
+            return "second-choice"
+        if self.strayed:
+            return "strayed"
+        return "elsewhere" if stated else "absent"
+
+    @property
+    def supported(self) -> bool:
+        return self.verdict.supported
 
     @property
     def echoed(self) -> bool:
