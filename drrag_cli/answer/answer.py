@@ -11,7 +11,7 @@ not even the best one fits, its text is cut to what fits, provided a useful part
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -204,6 +204,7 @@ def generate_answer(
     on_token: Callable[[str], None] | None = None,
     style: PromptStyle = DEFAULT_STYLE,
     guard: bool = True,
+    cleared: Collection[tuple[str, str]] = frozenset(),
     decide_comparisons: bool = True,
     rewritten_from: str = "",
     copy: bool = True,
@@ -214,13 +215,15 @@ def generate_answer(
     swaps the instruction and few-shot examples (``benchmarks/prompt_eval.py``). With
     ``guard``, passages that address the model (:mod:`.guard`) are held out of the prompt
     (when all do, shown with those sentences removed); an answer only they could give is
-    withheld. With ``decide_comparisons``, a comparison the fed text decides (:func:`decided_comparison`)
+    withheld; passages whose (title, text) is in ``cleared`` were found clean by the caller
+    (the pipeline holds hostile documents out first) and are not checked again. With
+    ``decide_comparisons``, a comparison the fed text decides (:func:`decided_comparison`)
     or a value it states (:func:`read_in_code`) is the answer; a year or "how many" question
     gets one the fed text states and the question does not (.prompts; ``typed``)."""
     max_tokens = max_tokens if max_tokens is not None else llm.max_tokens
     if not passages:
         return Answer(FALLBACK_ANSWER, [], [], "", 0, 0.0, 0)
-    suspicious = suspicions(passages) if guard else []
+    suspicious = suspicions([p for p in passages if (p.title, p.text) not in cleared]) if guard else []
     flagged = frozenset(id(s.passage) for s in suspicious)
     shown = [p for p in passages if id(p) not in flagged] or list(passages)
     keep, docs, prompt, tokens = _fit(llm, question, shown, llm.n_ctx - max_tokens, style, flagged)
