@@ -211,15 +211,12 @@ def generate_answer(
 ) -> Answer:
     """Answer ``question`` from ``passages`` (best-first) with exactly one LLM call.
 
-    With no passages, the fallback comes back with no call (``llm_calls == 0``). ``style``
-    swaps the instruction and few-shot examples (``benchmarks/prompt_eval.py``). With
-    ``guard``, passages that address the model (:mod:`.guard`) are held out of the prompt
-    (when all do, shown with those sentences removed); an answer only they could give is
-    withheld; passages whose (title, text) is in ``cleared`` were found clean by the caller
-    (the pipeline holds hostile documents out first) and are not checked again. With
-    ``decide_comparisons``, a comparison the fed text decides (:func:`decided_comparison`)
-    or a value it states (:func:`read_in_code`) is the answer; a year or "how many" question
-    gets one the fed text states and the question does not (.prompts; ``typed``)."""
+    No passages: the fallback, no call. ``style``: the instruction and few-shot examples
+    (``benchmarks/prompt_eval.py``). ``guard``: passages that address the model (:mod:`.guard`;
+    but those ``cleared`` by the caller) are held out of the prompt (all: shown defused); an
+    answer only they could give is withheld. ``decide_comparisons``: a comparison the fed text
+    decides (:func:`decided_comparison`) or a value it states (:func:`read_in_code`) is the
+    answer; a year or "how many" question gets one the fed text states, not the question (``typed``)."""
     max_tokens = max_tokens if max_tokens is not None else llm.max_tokens
     if not passages:
         return Answer(FALLBACK_ANSWER, [], [], "", 0, 0.0, 0)

@@ -13,7 +13,6 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from drrag_cli.index.links import unlinked
 from drrag_cli.text.tables import linearise
 
 DOCS_OPEN = "<documents>"
@@ -22,6 +21,16 @@ DOCS_CLOSE = "</documents>"
 _TAG_RE = re.compile(r"<\s*/?\s*documents?\s*>", re.IGNORECASE)
 _SPACE_RE = re.compile(r"\s+")
 _CONTROL_RE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+_SHOWN_WIKI_LINK = re.compile(r"\[\[([^\]|#\n]*)(?:#[^\]|\n]*)?(?:\|([^\]\n]*))?\]\]")  # [[Page#Part|alias]]
+_SHOWN_MD_LINK = re.compile(r"!?\[([^\]\n]*)\]\([^)\n]*\)")  # [text](target), ![alt](image)
+
+
+def unlinked(text: str) -> str:
+    """Links as the words a reader sees: "[[Marisol Okonkwo|Marisol]]" → "Marisol",
+    "[[Ana Ruiz]]" → "Ana Ruiz", "[the plan](plans/q3.md)" → "the plan"."""
+    text = _SHOWN_WIKI_LINK.sub(lambda m: (m.group(2) or m.group(1)).strip(), text)
+    return _SHOWN_MD_LINK.sub(lambda m: m.group(1), text)
 
 
 def neutralise(text: str) -> str:
