@@ -31,6 +31,7 @@ from drrag_cli.answer.compare import Comparison
 from drrag_cli.answer.origin import COUNTRY_OF, demonym, named_sides, nationality, plain_words, side_name
 from drrag_cli.answer.statements import ROLE_KEYS
 from drrag_cli.text.tables import key_values
+from drrag_cli.text.words import same_word
 
 _YES_NO = re.compile(r"^\s*(?:are|were|is|was|do|does|did|have|has|had|can|could|will|would)\s", re.IGNORECASE)
 _WH = re.compile(r"\b(?:what|which)\b", re.IGNORECASE)
@@ -98,10 +99,6 @@ def _national(word: str) -> bool:
     return any(part in COUNTRY_OF for part in _HYPHEN.split(word))
 
 
-def _stem(word: str) -> str:
-    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
-
-
 def _heads(role: list[str]) -> list[list[str]]:
     """``role``, and its words before "of" when it has them: "author of sixteen books" is an
     author; "genus of flowering plants" stays whole too."""
@@ -109,10 +106,10 @@ def _heads(role: list[str]) -> list[list[str]]:
 
 
 def _common_end(a: list[str], b: list[str]) -> list[str]:
-    """The words ``a`` and ``b`` both end in (plural or not), as ``a`` writes them, its last
-    word as the longer of the two ("cocktail", "cocktails": "cocktails")."""
+    """The words ``a`` and ``b`` both end in (of one stem: :func:`~drrag_cli.text.words.same_word`),
+    as ``a`` writes them, its last word as the longer of the two ("cocktail", "cocktails": "cocktails")."""
     n = 0
-    while n < min(len(a), len(b)) and _stem(a[-1 - n]) == _stem(b[-1 - n]):
+    while n < min(len(a), len(b)) and same_word(a[-1 - n], b[-1 - n]):
         n += 1
     if not n:
         return []

@@ -33,6 +33,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from drrag_cli.text.fence import neutralise, render_documents
+from drrag_cli.text.words import STOP
 
 MAX_QUERY_WORDS = 30
 FALLBACK_QUERY_WORDS = 6
@@ -95,11 +96,10 @@ _WORD_RE = re.compile(r"[^\W_]+(?:['’-][^\W_]+)*")
 _VERDICT_RE = re.compile(r"\b(?:note\s*)?([ab12])\b", re.IGNORECASE)
 _STATUS_RE = re.compile(r"status\W*(true|false)", re.IGNORECASE)
 _CUE_ECHO_RE = re.compile(r"better note|\(?\s*a\s+or\s+b\s*\)?|note\s+a\s+or\s+(?:note\s+)?b", re.IGNORECASE)
-_STOPWORDS = frozenset(
-    "the a an and or of in on at to for by with from as is are was were be been being it its this that these "
-    "those which who whom whose what when where why how not no yes but if then than also has have had do does "
-    "did can could would should will may might into about after before between during over under he she they "
-    "his her their them there here such only other more most some any all each both one two".split()
+# a fallback query's note words: not the stop words, nor the vague ones a note is full of
+_STOPWORDS = STOP | frozenset(
+    "about after all also any before being between both but can could during each here if into may might more "
+    "most no not one only other over should some such than then there these those two under why will would yes".split()
 )
 
 
