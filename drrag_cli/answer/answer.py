@@ -24,11 +24,9 @@ from drrag_cli.answer.prompts import (
     DEFAULT_STYLE,
     FALLBACK_ANSWER,
     PromptStyle,
-    answer_options,
     chat_messages,
     clean_answer,
     completion_prompt,
-    document_lines,
     named_part,
     place_answer,
     typed_options,
@@ -40,6 +38,8 @@ from drrag_cli.answer.support import each_supported, echoes_either, fed_texts, i
 from drrag_cli.answer.tables import Lookup, lookup
 from drrag_cli.errors import ModelError
 from drrag_cli.llm.generator import Generator
+from drrag_cli.text.fence import document_lines
+from drrag_cli.text.options import answer_options
 from drrag_cli.types import Passage
 
 MIN_USEFUL_WORDS = 20

@@ -20,8 +20,9 @@ from dataclasses import dataclass
 
 from drrag_cli.answer.hop.description import PREPOSITIONS
 from drrag_cli.answer.hop.kinds import OPENING, says_it_is
-from drrag_cli.answer.prompts import FALLBACK_ANSWER, answer_options
+from drrag_cli.answer.prompts import FALLBACK_ANSWER
 from drrag_cli.index.links import core_title
+from drrag_cli.text.options import answer_options
 from drrag_cli.text.words import STOP, WORD_RE, words
 
 LONG_COPY = 8  # words: an answer this long is a copied sentence, not a name

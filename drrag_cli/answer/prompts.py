@@ -27,14 +27,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from drrag_cli.text.fence import (  # noqa: F401 - the prompt's block, and by its old name
-    DOCS_CLOSE,
-    DOCS_OPEN,
-    document_lines,
-    neutralise,
-    render_documents,
-)
-from drrag_cli.text.options import answer_options  # noqa: F401 - read here, and by its old name
+from drrag_cli.text.fence import neutralise, render_documents
 
 FALLBACK_ANSWER = "I don't know."
 MAX_ANSWER_CHARS = 300

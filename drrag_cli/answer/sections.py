@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from drrag_cli.answer.tables import Lookup
 from drrag_cli.ingest.units import statement_units
-from drrag_cli.text.sections import fitting_section, heading_fit, section_heading  # noqa: F401 - old names
+from drrag_cli.text.sections import fitting_section, section_heading
 from drrag_cli.text.tables import linearise
 
 
@@ -20,7 +20,7 @@ def read_section(question: str, docs: Sequence[tuple[str, str]]) -> Lookup | Non
     """"What does Tobias Lindqvist work on?" over his note's "## What he works on Ranking,
     indexing, query parsing and evaluation harnesses. …": the first sentence (or the list)
     under the one heading of a note the question names by its whole title that fits the
-    question best (:func:`heading_fit`); None when no heading fits, or two fit as well."""
+    question best (:func:`~drrag_cli.text.sections.heading_fit`); None when no heading fits, or two fit as well."""
     from drrag_cli.select.bridges import names_title
 
     found = fitting_section(question, [

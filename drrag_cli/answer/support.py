@@ -8,7 +8,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from drrag_cli.answer.prompts import FALLBACK_ANSWER, answer_options
+from drrag_cli.answer.prompts import FALLBACK_ANSWER
+from drrag_cli.text.options import answer_options
 from drrag_cli.types import Passage
 
 

@@ -12,7 +12,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from drrag_cli.text.tables import key_values, linearise, tables  # noqa: F401 - read here, and by their old name
+from drrag_cli.text.tables import key_values, tables
 from drrag_cli.text.tables import plain as _plain
 from drrag_cli.text.words import same_stem, same_word
 

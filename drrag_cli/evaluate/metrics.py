@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from drrag_cli.text.words import normalize_answer, stands_in  # noqa: F401 - the scorer's API
+from drrag_cli.text.words import normalize_answer
 
 _SPECIAL = frozenset({"yes", "no", "noanswer"})
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from drrag_cli.answer.compare import compare, dates, numbers, statements
-from drrag_cli.answer.prompts import answer_options
+from drrag_cli.text.options import answer_options
 from tests.conftest import ask_notes
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from drrag_cli.answer.origin import asked_origin, nationality, read_origin, same_origin
-from drrag_cli.answer.prompts import answer_options
+from drrag_cli.text.options import answer_options
 from tests.conftest import ask_notes
 
 DERRICKSON = ("Scott Derrickson", "Scott Derrickson (born July 16, 1966) is an American director, screenwriter and "

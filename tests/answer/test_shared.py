@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from drrag_cli.answer.answer import decided_comparison
-from drrag_cli.answer.prompts import answer_options
 from drrag_cli.answer.shared import roles, shared, shared_roles
+from drrag_cli.text.options import answer_options
 from tests.conftest import ask_notes
 
 MENGES = ("Chris Menges", "Chris Menges BSC, ASC (born 15 September 1940) is an English cinematographer and film "

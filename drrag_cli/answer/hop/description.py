@@ -12,8 +12,9 @@ from __future__ import annotations
 import re
 
 from drrag_cli.answer.hop.describes import AGENT_VERBS, acts, describes
-from drrag_cli.answer.prompts import answer_options, neutralise
 from drrag_cli.index.links import core_title
+from drrag_cli.text.fence import neutralise
+from drrag_cli.text.options import answer_options
 from drrag_cli.text.words import STOP, WORD_RE, content
 
 DETERMINERS = frozenset({"the", "a", "an"})
