@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from drrag_cli.ingest.units import statement_units
-from drrag_cli.text.words import MONTHS, STOP, stem
+from drrag_cli.text.words import MONTHS, STOP, uninflected
 
 _MONTH = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?"
           r"|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?")
@@ -72,14 +72,14 @@ class Comparison:
 
 
 def tokens(text: str) -> set[str]:
-    """Lower-cased tokens but stop words, a word as its stem (:func:`~drrag_cli.text.words.stem`);
+    """Lower-cased tokens but stop words, a word without its ending (:func:`~drrag_cli.text.words.uninflected`);
     version numbers without their zero tail ("v1.0", "1.0.0" → "1"): "version 1.0" meets "[1.0.0]"."""
     out = set()
     for tok in _TOKEN.findall(text.lower()):
         if tok[0] in "v0123456789" and "." in tok:
             tok = re.sub(r"(?:\.0)+$", "", tok.lstrip("v"))
         if tok not in _FILLER:
-            out.add(stem(tok) if tok.isalpha() else tok)
+            out.add(uninflected(tok))
     return out
 
 

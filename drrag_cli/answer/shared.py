@@ -31,7 +31,7 @@ from drrag_cli.answer.compare import Comparison
 from drrag_cli.answer.origin import COUNTRY_OF, demonym, named_sides, nationality, plain_words, side_name
 from drrag_cli.answer.statements import ROLE_KEYS
 from drrag_cli.text.tables import key_values
-from drrag_cli.text.words import same_word
+from drrag_cli.text.words import uninflected
 
 _YES_NO = re.compile(r"^\s*(?:are|were|is|was|do|does|did|have|has|had|can|could|will|would)\s", re.IGNORECASE)
 _WH = re.compile(r"\b(?:what|which)\b", re.IGNORECASE)
@@ -106,10 +106,10 @@ def _heads(role: list[str]) -> list[list[str]]:
 
 
 def _common_end(a: list[str], b: list[str]) -> list[str]:
-    """The words ``a`` and ``b`` both end in (of one stem: :func:`~drrag_cli.text.words.same_word`),
+    """The words ``a`` and ``b`` both end in (but their endings: :func:`~drrag_cli.text.words.uninflected`),
     as ``a`` writes them, its last word as the longer of the two ("cocktail", "cocktails": "cocktails")."""
     n = 0
-    while n < min(len(a), len(b)) and same_word(a[-1 - n], b[-1 - n]):
+    while n < min(len(a), len(b)) and uninflected(a[-1 - n]) == uninflected(b[-1 - n]):
         n += 1
     if not n:
         return []

@@ -39,6 +39,17 @@ def stem(word: str) -> str:
     return word[:5]
 
 
+def uninflected(word: str) -> str:
+    """A word without its ending (-ing, -ed, -es, -s) when enough is left (four letters or
+    more): what the readers compare attribute and role words by ("founded"/"found",
+    "cocktails"/"cocktail", "directed"/"direct"), where a five-letter :func:`stem` would
+    join "director" with "directed" and decide comparisons from the wrong statement."""
+    for suffix in ("ing", "ed", "es", "s"):
+        if len(word) > len(suffix) + 3 and word.endswith(suffix):
+            return word[: -len(suffix)]
+    return word
+
+
 def content(text: str) -> set[str]:
     """The stems of the content words of ``text``, lower-case."""
     return {stem(w) for w in WORD_RE.findall(text.lower()) if w not in STOP}

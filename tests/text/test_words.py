@@ -5,12 +5,30 @@ from __future__ import annotations
 
 import pytest
 
-from drrag_cli.text.words import content, content_words, normalize_answer, same_word, stands_in, stem, words
+from drrag_cli.text.words import (
+    content,
+    content_words,
+    normalize_answer,
+    same_word,
+    stands_in,
+    stem,
+    uninflected,
+    words,
+)
 
 
 def test_a_stem_is_a_word_s_first_five_letters() -> None:
     assert stem("headquartered") == stem("headquarters") == "headq"
     assert stem("restoring") == stem("restore") and stem("join") == "join"
+
+
+@pytest.mark.parametrize(
+    ("word", "bare"),
+    [("founded", "found"), ("cocktails", "cocktail"), ("directed", "direct"), ("director", "director"),
+     ("matches", "match"), ("poets", "poet"), ("was", "was"), ("1990s", "1990")],
+)
+def test_a_word_without_its_ending(word: str, bare: str) -> None:
+    assert uninflected(word) == bare
 
 
 def test_content_words_leave_the_stop_words_out() -> None:
