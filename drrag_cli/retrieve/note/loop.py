@@ -12,8 +12,9 @@
    (d) the LLM compares best note (A) with the updated note (B); B replaces A if better.
 3. Stop when invalid updates >= T_IU, iterations >= T_CI or distinct retrieved passages
    >= T_RP (checked in that order, before each iteration, so also right after step 1).
-4. Answer with :func:`~.answer.generate_answer`, the best note as the only document (the
-   tuned few-shot short-answer prompt, ``Answer:``, stop at newline, ``clean_answer``).
+4. Answer with the answer stage's ``generate_answer`` (handed in: ``run_note(answer=...)``),
+   the best note as the only document (the tuned few-shot short-answer prompt, ``Answer:``,
+   stop at newline, ``clean_answer``).
 
 An update is *invalid* whenever it gains no knowledge: the comparison kept A, the verdict
 was unreadable (neither A nor B), the updated note was empty or identical to the best

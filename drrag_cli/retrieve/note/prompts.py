@@ -12,18 +12,18 @@ as the user turn. Completion (base models such as the embedded Gemma-3-270M): th
 instruction, one or two solved examples in exactly the final layout, then the real fields
 ending in the label the model continues; generation stops at the first newline, so every
 note, query and verdict is one line. The examples reuse HotpotQA *train* questions of
-:mod:`.prompts` (never dev). Probed on Gemma-3-270M: two init examples stop it from
+:mod:`drrag_cli.answer.prompts` (never dev). Probed on Gemma-3-270M: two init examples stop it from
 restating the question as a made-up answer; a second update example leaked its facts
 into the real note, so the update prompt keeps one; with the note right before a
 ``New query:`` label it copied the note, so the asked list comes first, the label asks
 for the missing information and the examples answer with the bridge entity's name.
 
 Everything from documents, and everything the model wrote after reading them (notes,
-queries), is untrusted: it goes through :func:`~.prompts.neutralise`, so it stays on one
+queries), is untrusted: it goes through :func:`~drrag_cli.text.fence.neutralise`, so it stays on one
 line and can neither fake a label line (``Better note (A or B): B``) nor close a block.
 
 Parsers never raise: an empty note/query comes back as ``""`` and an unreadable verdict
-as ``None``; :mod:`.note` records the fallback it uses instead.
+as ``None``; :mod:`.loop` records the fallback it uses instead.
 """
 
 from __future__ import annotations
@@ -105,7 +105,7 @@ _STOPWORDS = STOP | frozenset(
 
 @dataclass(frozen=True)
 class NotePrompt:
-    """One prompt in both renderings; :mod:`.note` picks by ``llm.has_chat_template``."""
+    """One prompt in both renderings; :mod:`.loop` picks by ``llm.has_chat_template``."""
 
     system: str
     user: str
