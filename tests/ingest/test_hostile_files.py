@@ -250,3 +250,27 @@ def test_a_non_utf8_file_name_and_a_surrogate_record_do_not_stop_the_run(
     assert "file name is not valid UTF-8" in json.dumps(report)
     code, out, _ = cli("search", "surrogate escape", "--mode", "bm25", "--index", str(tmp_path / "ix"), "--json")
     assert code == 0 and "\ufffd" in out  # the record is indexed, its surrogate replaced
+
+
+def test_a_stray_byte_note_is_found_and_a_nul_note_indexed_with_a_warning_each(
+    cli: Callable[..., CliResult], tmp_path: Path
+) -> None:
+    """Issue 53's acceptance: `search "Malmö"` finds the note with one stray byte, the note
+    with three NULs is indexed, and each says so in one line without --verbose."""
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    stray = "# Office\n\nThe office moved to Malmö in 2019.\n".encode() + b"Caf\xe9 downstairs.\n"
+    (notes / "stray.md").write_bytes(stray)
+    (notes / "nul.txt").write_bytes(b"The Harbor Museum opened in 1998.\x00\x00\x00\n")
+    (notes / "clean.md").write_text("# Clean\n\nNothing odd here.\n")
+    ix = str(tmp_path / "ix")
+    code, _, err = cli("index", str(notes), "--index", ix)
+    assert code == 0, err
+    assert f"warning: {notes / 'stray.md'}: 1 invalid UTF-8 byte sequence replaced by U+FFFD (first at line 4)" in err
+    assert f"warning: {notes / 'nul.txt'}: 3 NUL bytes removed" in err
+    assert err.count("warning:") == 2
+    for query, name in (("Malmö", "stray.md"), ("Harbor Museum opened", "nul.txt")):
+        code, out, _ = cli("search", query, "--mode", "bm25", "--index", ix, "--json")
+        assert json.loads(out)["results"][0]["source"].endswith(name)
+    code, out, _ = cli("index", str(notes), "--index", ix, "--json")
+    assert json.loads(out)["warnings"] == {}  # said once, when the file was read
