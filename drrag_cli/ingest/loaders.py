@@ -200,11 +200,12 @@ def _without_nuls(data: bytes) -> tuple[bytes, list[str]]:
     :class:`SkipFile` when the file is binary.
 
     Decided on the first 8 KB, and only when they hold a NUL (a file without one is text, as
-    it always was; NULs further on are removed all the same). Random or compressed bytes are about 11% control bytes (28 of the 256
-    values), executables and databases far more; a text file damaged by a crash or a bad
-    copy has a few NULs in thousands of bytes. So up to 1% is text in any encoding, and up
-    to 10% when the rest is valid UTF-8 (which random bytes never are over a few hundred
-    bytes): a short note with three NULs is 5-10% of them. More is binary, skipped as before.
+    it always was; NULs further on are removed all the same). Random or compressed bytes
+    are about 11% control bytes (28 of the 256 values), executables and databases far more;
+    a text file damaged by a crash or a bad copy has a few NULs in thousands of bytes. So up
+    to 1% is text in any encoding, and up to 10% when the rest is valid UTF-8 (which random
+    bytes never are over a few hundred bytes): a short note with three NULs is 5-10% of
+    them. More is binary, skipped as before.
     """
     sample = data[:_SNIFF]
     if b"\x00" in sample:
