@@ -124,3 +124,37 @@ def test_files_read_by_older_readers_are_read_again(corpus: Path, settings: Sett
     again = Index.build([corpus], settings)
     assert again.unchanged == 6 and not again.published
 
+
+class _Recorder:
+    """A BuildProgress that keeps what it is told within a phase."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, int, int]] = []
+
+    def phase(self, name: str, total: int | None) -> None:
+        pass
+
+    def advance(self, n: int = 1) -> None:
+        pass
+
+    def within(self, what: str, done: int, total: int) -> None:
+        self.calls.append((what, done, total))
+
+
+def test_a_long_file_reports_its_chunking(tmp_path: Path, settings: Settings, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A 30 MB file was minutes without a sign of life (issue 53); LONG_FILE is lowered here
+    so that a 30 KB file stands in for it."""
+    from drrag_cli.index import build
+
+    monkeypatch.setattr(build, "LONG_FILE", 10_000)
+    folder = tmp_path / "big"
+    folder.mkdir()
+    text = "\n\n".join(f"Paragraph {i} says the heron nests by the river." for i in range(600))
+    (folder / "big.txt").write_text(text)
+    (folder / "small.md").write_text("# Small\n\nA small note.\n")
+    recorder = _Recorder()
+    Index.build([folder], settings, progress=recorder)
+    assert {what for what, _, _ in recorder.calls} == {"chunking big.txt"}  # the small file says nothing
+    done = [d for _, d, _ in recorder.calls]
+    assert len(done) > 20 and done == sorted(done)  # about once per percent
+    assert recorder.calls[-1][1:] == (len(text), len(text))  # done == total: the step ended
