@@ -76,6 +76,9 @@ class _Bar:
     def advance(self, n: int = 1) -> None:
         self.rich.advance(n)
 
+    def within(self, what: str, done: int, total: int) -> None:
+        self.rich.within(what, done, total)
+
     def __call__(self, done: int, total: int, record: dict[str, Any] | None) -> None:  # eval (ProgressFn)
         if self.eval_task is None:
             self.rich.phase("evaluating", total)

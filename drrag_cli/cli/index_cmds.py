@@ -164,17 +164,23 @@ def _sync_collections(settings: Settings, json_out: bool, verbose: bool) -> bool
     return True
 
 
+MAX_WARNINGS = 10  # warning lines shown without --verbose; the rest are counted
+
+
 def _print_report(report: BuildReport, err: Console, verbose: bool, label: str | None = None) -> None:
     f = report.to_json()["files"]
+    unreadable = f", {f['unreadable']} unreadable (kept)" if f["unreadable"] else ""
     err.print(
         f"indexed {label or report.index}: {f['added']} added, {f['updated']} updated, "
-        f"{f['unchanged']} unchanged, {f['removed']} removed, {f['skipped']} skipped; "
+        f"{f['unchanged']} unchanged, {f['removed']} removed, {f['skipped']} skipped{unreadable}; "
         f"{report.passages_embedded} passages embedded, {report.passages_total} total "
         f"in {report.seconds:.1f}s" + ("" if report.published else " (nothing changed)"),
         highlight=False,
         soft_wrap=True,
     )
     for line in _roots_lines(report):
+        err.print(line, highlight=False, soft_wrap=True)
+    for line in warning_lines(report, verbose):
         err.print(line, highlight=False, soft_wrap=True)
     if verbose:
         for path, why in sorted(report.skipped_files.items()):
@@ -183,6 +189,19 @@ def _print_report(report: BuildReport, err: Console, verbose: bool, label: str |
             err.print(f"  note {path}: {note}", highlight=False)
     elif report.skipped_files:
         err.print(f"  ({len(report.skipped_files)} files skipped; --verbose lists them)", highlight=False)
+
+
+def warning_lines(report: BuildReport, verbose: bool) -> list[str]:
+    """One line per file whose text was changed to be read (bytes replaced, NULs removed)
+    or that kept its passages unread, and for an index left empty: shown without
+    --verbose, as the text searched is not the file's; the first ``MAX_WARNINGS``, then
+    a count, unless --verbose."""
+    items = sorted(report.warnings.items())
+    shown = items if verbose else items[:MAX_WARNINGS]
+    lines = [f"  warning: {path}: {what}" for path, what in shown]
+    if len(items) > len(shown):
+        lines.append(f"  ({len(items) - len(shown)} more warnings; --verbose lists them)")
+    return lines
 
 
 def _roots_lines(report: BuildReport) -> list[str]:

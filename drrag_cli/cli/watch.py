@@ -42,6 +42,11 @@ def run_watch(
             sys.stdout.flush()
             return
         err.print(run_line(run), highlight=False, soft_wrap=True)
+        if run.report is not None:
+            from drrag_cli.cli.index_cmds import warning_lines
+
+            for line in warning_lines(run.report, verbose):
+                err.print(line, highlight=False, soft_wrap=True)
         if run.report is not None and verbose:
             for path, why in sorted(run.report.skipped_files.items()):
                 err.print(f"  skipped {path}: {why}", highlight=False)

@@ -26,11 +26,18 @@ from drrag_cli.index.space import SpaceNeed, check_generation
 from drrag_cli.ingest.walk import walk
 
 EMBED_CHUNK = 256  # passages per cache commit: a kill loses at most this much work
+# Characters of text in one file above which its chunking reports its own progress: chunking
+# reads ~0.75 MB/s on 2 cores (a 30 MB text file of short paragraphs: 41 s, spaCy loaded), all
+# of it with the files bar standing still.
+LONG_FILE = 1_000_000
 
 
 class BuildProgress(Protocol):
     def phase(self, name: str, total: int | None) -> None: ...
     def advance(self, n: int = 1) -> None: ...
+    # Within one long step of the phase (a large file's chunking): ``done`` of ``total``;
+    # done == total ends it.
+    def within(self, what: str, done: int, total: int) -> None: ...
 
 
 class _Silent:
@@ -38,6 +45,9 @@ class _Silent:
         pass
 
     def advance(self, n: int = 1) -> None:
+        pass
+
+    def within(self, what: str, done: int, total: int) -> None:
         pass
 
 
@@ -48,6 +58,7 @@ class BuildReport:
     unchanged: int = 0
     removed: int = 0
     skipped: int = 0
+    unreadable: int = 0  # indexed files that could not be read this time: their passages are kept
     passages_embedded: int = 0
     passages_total: int = 0
     seconds: float = 0.0
@@ -55,6 +66,9 @@ class BuildReport:
     index: str = ""
     skipped_files: dict[str, str] = field(default_factory=dict)
     notes: dict[str, str] = field(default_factory=dict)
+    # What the user should hear without --verbose, one line each: text changed to be read
+    # (bytes replaced, NULs removed), unreadable files kept, an index left empty.
+    warnings: dict[str, str] = field(default_factory=dict)
     links: int = 0  # links between documents found (index/links.py)
     roots: list[str] = field(default_factory=list)  # what `drrag index` with no PATH re-syncs
     roots_added: list[str] = field(default_factory=list)
@@ -65,7 +79,7 @@ class BuildReport:
         return {
             "files": {
                 "added": self.added, "updated": self.updated, "unchanged": self.unchanged,
-                "removed": self.removed, "skipped": self.skipped,
+                "removed": self.removed, "skipped": self.skipped, "unreadable": self.unreadable,
             },
             "passages_embedded": self.passages_embedded,
             "passages_total": self.passages_total,
@@ -79,6 +93,7 @@ class BuildReport:
             "published": self.published,
             "skipped_files": self.skipped_files,
             "notes": self.notes,
+            "warnings": self.warnings,
         }
 
 
@@ -209,6 +224,7 @@ def _build_locked(
     report.roots = roots
     report.roots_added = sorted(set(roots) - set(old_roots))
     report.roots_removed = sorted(set(old_roots) - set(roots))
+    _keep_unreadable(old_files, walked, changes, report)
     gone = _vanished(old_files, walked, changes, replace=replace)
     report.removed = len(gone)
     report.duplicate_files = _duplicates(old_files, gone, changes)
@@ -236,12 +252,14 @@ def _build_locked(
         rows = store.all_passages()
         counts = store.counts()
         store.close()
-        if not rows:
-            where = ", ".join(str(p) for p in paths)
+        where = ", ".join(str(p) for p in paths)
+        if not rows and old_gen is None:  # a first index: PATHS hold nothing, most likely a wrong PATH
             raise InputError(
                 f"no indexable text found in {where} ({report.skipped} files skipped; "
                 "supported: .md .markdown .txt .rst .html .htm .pdf .json .jsonl; --verbose lists skips)"
             )
+        if not rows:  # the files are gone (or unindexable now): the index follows, so search finds nothing stale
+            report.warnings[str(root)] = f"no indexable text left in {where}: the index is now empty"
 
         embedder, runtime = prepare_runtime(settings)
         report.passages_embedded = _embed_missing(root, embedder, rows, settings, progress)
@@ -293,8 +311,14 @@ def _scan(files, old_files, settings: Settings, report: BuildReport, progress, *
             report.skipped_files[key] = str(exc)
             continue
         except OSError as exc:
-            report.skipped += 1
-            report.skipped_files[key] = f"unreadable ({exc.strerror or exc})"
+            why = f"unreadable ({exc.strerror or exc})"
+            if key in old_files and _maybe_there(key):  # still on disk: its last passages stay
+                changes.seen.add(key)
+                report.unreadable += 1
+                report.warnings[key] = f"{why}: its last indexed passages are kept"
+            else:
+                report.skipped += 1
+                report.skipped_files[key] = why
             continue
         sha = hashlib.sha256(data).hexdigest()
         old = old_files.get(key)
@@ -307,17 +331,21 @@ def _scan(files, old_files, settings: Settings, report: BuildReport, progress, *
         try:
             loaded = load_bytes(path, data)
             docs = []
+            within = _Within(progress, f"chunking {path.name}", [len(d.text) for d in loaded.documents])
             for doc in loaded.documents:
-                passages = chunk_document(doc, settings.index.chunk_words)
+                passages = chunk_document(doc, settings.index.chunk_words, **within.kwargs())
                 hashed = [(p, content_hash(passage_embed_text(p.title, p.text))) for p in passages]
                 docs.append((doc.source, doc.title, hashed, doc.aliases))
+                within.next_document()
         except Exception as exc:  # noqa: BLE001 - one file's failure never aborts the run
             report.skipped += 1
             report.skipped_files[key] = skip_reason(exc)
             continue
-        notes = "; ".join(loaded.notes)
-        if notes:
-            report.notes[key] = notes
+        notes = "; ".join([*loaded.notes, *loaded.warnings])
+        if loaded.notes:
+            report.notes[key] = "; ".join(loaded.notes)
+        if loaded.warnings:
+            report.warnings[key] = "; ".join(loaded.warnings)
         changes.new[key] = (sha, st.st_size, st.st_mtime, notes, docs)
         changes.seen.add(key)
         if old:
@@ -325,6 +353,77 @@ def _scan(files, old_files, settings: Settings, report: BuildReport, progress, *
         else:
             report.added += 1
     return changes
+
+
+class _Within:
+    """Progress inside one long file (over :data:`LONG_FILE` characters), in characters
+    chunked over all its documents, passed on at most once per percent."""
+
+    def __init__(self, progress: BuildProgress, what: str, sizes: list[int]) -> None:
+        self.progress, self.what, self.sizes = progress, what, sizes
+        self.total = sum(sizes)
+        self.before = 0  # characters of the documents already chunked
+        self.doc = 0
+        self.shown = -1
+        if self.total > LONG_FILE:
+            self.at(0)  # at once: the sentences' first batch comes seconds later
+
+    def kwargs(self) -> dict[str, Any]:
+        """``on_progress`` for chunking a long file's current document; nothing otherwise."""
+        return {"on_progress": self.at} if self.total > LONG_FILE else {}
+
+    def at(self, done: int, _total: int = 0) -> None:
+        percent = (self.before + done) * 100 // max(self.total, 1)
+        if percent != self.shown:
+            self.shown = percent
+            self.progress.within(self.what, min(self.before + done, self.total), self.total)
+
+    def next_document(self) -> None:
+        if self.total > LONG_FILE:
+            self.before += self.sizes[self.doc]
+            self.at(0)
+        self.doc += 1
+
+
+def _keep_unreadable(old_files: dict, walked, changes: _Changes, report: BuildReport) -> None:  # noqa: ANN001
+    """Indexed files that the walk could not look at, or that are under a folder it could
+    not list (permission, I/O error), stay as they were, reported once per file or folder:
+    nothing says they are gone, and once readable again their text need not be embedded
+    anew. A file whose path no longer leads anywhere (no such file, a link loop) is gone
+    all the same. (A file the walk found but could not read is kept by :func:`_scan`.)"""
+    if not walked.unreadable:
+        return
+    keys = {str(where): key for key, where in walked.unreadable.items()}
+    kept: dict[str, list[str]] = {}  # the unreadable file or folder -> the indexed files kept for it
+    for file in old_files:
+        if file in changes.seen:
+            continue
+        where = next((str(p) for p in (Path(file), *Path(file).parents) if str(p) in keys), None)
+        if where is not None and _maybe_there(file):
+            kept.setdefault(where, []).append(file)
+    for where, files in kept.items():
+        changes.seen.update(files)
+        report.unreadable += len(files)
+        why = report.skipped_files.pop(keys[where], None)
+        if why is not None:
+            report.skipped -= 1
+        if files == [where]:
+            report.warnings[where] = f"{why or 'unreadable'}: its last indexed passages are kept"
+        else:
+            which = "the file" if len(files) == 1 else f"the {len(files)} files"
+            report.warnings[where] = f"{why or 'unreadable folder'}: {which} indexed under it keep their passages"
+
+
+def _maybe_there(file: str) -> bool:
+    """False when ``file`` is certainly gone; True when it exists or cannot be looked at."""
+    import errno
+    import os
+
+    try:
+        os.stat(file)
+    except OSError as exc:
+        return exc.errno not in (errno.ENOENT, errno.ENOTDIR, errno.ELOOP)
+    return True
 
 
 def _vanished(old_files: dict, walked, changes: _Changes, *, replace: bool = False) -> list[str]:  # noqa: ANN001
@@ -393,7 +492,8 @@ def _write_indexes(root: Path, staging: Path, embedder: Embedder, rows, progress
         hashes = [h for _id, _t, _x, h in rows]
         vecs = cache.get_many(hashes)
         build_dense(staging / "dense.hnsw", np.array([r[0] for r in rows], dtype=np.int64), vecs)
-        cache.prune(set(hashes))
+        if hashes:  # an index left empty (a folder emptied, a drive not mounted) keeps its vectors for their return
+            cache.prune(set(hashes))
     finally:
         cache.close()
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from drrag_cli.ingest.sentencizer import nlp
@@ -92,14 +92,20 @@ def outside(spans: Sequence[tuple[int, int]], skip: Sequence[tuple[int, int]]) -
     return out
 
 
-def sentence_spans(text: str, skip: Sequence[tuple[int, int]] = ()) -> list[tuple[int, int]]:
+OnProgress = Callable[[int, int], None]  # (characters done, characters in all)
+
+
+def sentence_spans(
+    text: str, skip: Sequence[tuple[int, int]] = (), on_progress: OnProgress | None = None
+) -> list[tuple[int, int]]:
     """Character spans of the sentences of `text`, paragraph breaks always respected;
-    the sorted, disjoint spans ``skip`` (tables) are left out."""
+    the sorted, disjoint spans ``skip`` (tables) are left out. ``on_progress`` hears how
+    far spaCy is after each segment: on a 30 MB file it works for minutes."""
     paragraphs = outside(paragraph_spans(text), skip)
     segments = [seg for a, b in paragraphs if text[a:b].strip() for seg in segment_spans(text, a, b, SEGMENT_CHARS)]
     out: list[tuple[int, int]] = []
     docs = nlp().pipe((text[a:b] for a, b in segments), batch_size=PIPE_BATCH)
-    for (p0, _p1), doc in zip(segments, docs, strict=True):
+    for (p0, p1), doc in zip(segments, docs, strict=True):
         for sent in doc.sents:
             a, b = p0 + sent.start_char, p0 + sent.end_char
             while a < b and text[a].isspace():
@@ -108,6 +114,8 @@ def sentence_spans(text: str, skip: Sequence[tuple[int, int]] = ()) -> list[tupl
                 b -= 1
             if a < b:
                 out.append((a, b))
+        if on_progress is not None:
+            on_progress(p1, len(text))
     return out
 
 
@@ -148,12 +156,14 @@ def markdown_tables(text: str) -> list[Table]:
     return out
 
 
-def _pieces(text: str, chunk_words: int, tables: Sequence[Table]) -> list[tuple[int, int, int]]:
+def _pieces(
+    text: str, chunk_words: int, tables: Sequence[Table], on_progress: OnProgress | None = None
+) -> list[tuple[int, int, int]]:
     """(start, end, words) of the units passages are packed from: sentences (one far over
     the target cut by words) and tables: a table of up to twice the target is one piece,
     a longer one is its header and separator, then each row (one far over the target cut
     by words)."""
-    spans = sentence_spans(text, [(t.start, t.end) for t in tables])
+    spans = sentence_spans(text, [(t.start, t.end) for t in tables], on_progress)
     for t in tables:
         if len(_WORD.findall(text, t.start, t.end)) <= 2 * chunk_words:
             spans.append((t.start, t.end))  # a table that fits a passage stays whole
@@ -189,7 +199,9 @@ def _whole(doc: Document, chunk_words: int) -> tuple[int, int] | None:
     return len(text) - len(text.lstrip()), len(text.rstrip())
 
 
-def chunk_document(doc: Document, chunk_words: int = 100) -> list[Passage]:
+def chunk_document(doc: Document, chunk_words: int = 100, on_progress: OnProgress | None = None) -> list[Passage]:
+    """The passages of ``doc``; ``on_progress`` (characters done, in all) is called as
+    its sentences are found, the long part on a large file."""
     text = doc.text
     # Newline offsets once: counting from 0 for every passage is quadratic in file size.
     newlines = [m.start() for m in re.finditer("\n", text)] if doc.first_line is not None else []
@@ -197,7 +209,7 @@ def chunk_document(doc: Document, chunk_words: int = 100) -> list[Passage]:
     if whole is not None:
         return [_passage(doc, 0, *whole, newlines)]
     tables = markdown_tables(text)
-    pieces = _pieces(text, chunk_words, tables)
+    pieces = _pieces(text, chunk_words, tables, on_progress)
     groups = _groups(text, pieces, chunk_words, doc.page_starts or [])
     starts = [t.start for t in tables]
     return [_passage(doc, i, a, b, newlines, _header(text, tables, starts, a)) for i, (a, b) in enumerate(groups)]

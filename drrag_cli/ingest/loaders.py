@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from drrag_cli.ingest.html_text import html_text
-from drrag_cli.question import clean_text
+from drrag_cli.question import REPLACEMENT, clean_text
 from drrag_cli.types import Document
 
 # pypdf logs what it repairs ("EOF marker not found"); with no handler Python printed it bare
@@ -57,7 +57,8 @@ def skip_reason(exc: Exception) -> str:
 @dataclass
 class Loaded:
     documents: list[Document]
-    notes: list[str] = field(default_factory=list)  # e.g. "decoded as cp1252"
+    notes: list[str] = field(default_factory=list)  # e.g. "decoded as cp1252" (--verbose)
+    warnings: list[str] = field(default_factory=list)  # e.g. "3 NUL bytes removed" (always shown)
 
 
 def load_bytes(path: Path, data: bytes) -> Loaded:
@@ -68,7 +69,8 @@ def load_bytes(path: Path, data: bytes) -> Loaded:
         return _load_pdf(path, data)
     if suffix in OFFICE_SUFFIXES or suffix in MAIL_SUFFIXES:
         return _load_packaged(path, data)
-    text, notes = decode_text(data)
+    decoded = decode_text(data)
+    text, notes = decoded.text, decoded.notes
     if suffix in (".md", ".markdown"):
         docs = [_load_markdown(path, text)]
     elif suffix == ".rst":
@@ -82,7 +84,7 @@ def load_bytes(path: Path, data: bytes) -> Loaded:
         docs = [Document(source=str(path), title=path.stem, text=text)]
     if len(docs) == 1:
         docs = [dataclasses.replace(docs[0], title=qualified_title(path, docs[0].title))]
-    return Loaded(_cleaned(docs), notes)
+    return Loaded(_cleaned(docs), notes, decoded.warnings)
 
 
 # Titles that name a kind of file, not its subject: every project has its own "Changelog"
@@ -133,13 +135,23 @@ _BOMS = (
 _SNIFF = 8192  # bytes looked at for NULs (binary) and the UTF-16 pattern
 
 
-def decode_text(data: bytes) -> tuple[str, list[str]]:
+@dataclass
+class Decoded:
+    text: str
+    notes: list[str] = field(default_factory=list)  # how the bytes were read ("decoded as cp1252")
+    warnings: list[str] = field(default_factory=list)  # what was changed to read them (bytes replaced, NULs)
+
+
+def decode_text(data: bytes) -> Decoded:
     """Bytes → text, or :class:`SkipFile` for binary content.
 
     In order: a byte order mark (UTF-8/16/32) names the encoding; UTF-16 without one is
     recognised by its NUL in every other byte (mostly-ASCII text) when the whole file then
-    decodes cleanly; any other NUL means binary; then UTF-8, else cp1252, else latin-1
-    (which never fails). Every encoding but UTF-8 is noted, so `--verbose` shows it.
+    decodes cleanly; a file with NULs is binary unless they are few (:func:`_without_nuls`,
+    which strips them); then UTF-8 (:func:`_mostly_utf8`: a few invalid bytes are replaced,
+    the rest of the file kept), else cp1252, else latin-1 (which never fails). Every
+    encoding but UTF-8 is noted, so `--verbose` shows it; a replaced byte or a removed NUL
+    is a warning, shown by default: the text indexed is not quite the file's.
     """
     for bom, encoding in _BOMS:
         if data.startswith(bom):
@@ -152,23 +164,90 @@ def decode_text(data: bytes) -> tuple[str, list[str]]:
                 if cut:
                     dropped = f"{cut} byte" + ("s" if cut > 1 else "")
                     notes.append(f"file ends in half a character ({dropped} dropped): truncated?")
-                return text, notes
+                return Decoded(text, notes)
+            if encoding == "utf-8":
+                data = body  # judged like any other bytes, without the mark
             break  # a mark followed by undecodable bytes: judged like any other bytes
     encoding = _utf16_without_bom(data)
     if encoding:
         text = _decode_strict(data, encoding)
         if text is not None:
-            return text, [f"decoded as {encoding.upper()} (no byte order mark)"]
-    if b"\x00" in data[:_SNIFF]:
-        raise SkipFile("binary content")
-    text = _decode_strict(data, "utf-8")
-    if text is not None:
-        return text, []
+            return Decoded(text, [f"decoded as {encoding.upper()} (no byte order mark)"])
+    data, warnings = _without_nuls(data)
+    try:
+        return Decoded(data.decode("utf-8"), [], warnings)
+    except UnicodeDecodeError as exc:
+        first_bad = exc.start
+    mostly = _mostly_utf8(data, first_bad)
+    if mostly is not None:
+        return Decoded(mostly[0], [], [*warnings, mostly[1]])
     for encoding in ("cp1252", "latin-1"):
         text = _decode_strict(data, encoding)
         if text is not None:
-            return text, [f"not UTF-8, decoded as {encoding}"]
+            return Decoded(text, [f"not UTF-8, decoded as {encoding}"], warnings)
     raise AssertionError("latin-1 decodes any bytes")  # pragma: no cover
+
+
+# Control bytes that no text has many of: the C0 controls but tab, line feed, vertical tab,
+# form feed, carriage return and escape (ANSI colours in a log are text).
+_CONTROLS = bytes(b for b in range(32) if b not in b"\t\n\x0b\x0c\r\x1b")
+_ODD_ANY = 0.01  # at most this share of control bytes: text, whatever its encoding
+_ODD_UTF8 = 0.10  # at most this share, and the rest valid UTF-8: text
+
+
+def _without_nuls(data: bytes) -> tuple[bytes, list[str]]:
+    """``data`` without its NUL bytes, and a warning saying how many went; or
+    :class:`SkipFile` when the file is binary.
+
+    Decided on the first 8 KB, and only when they hold a NUL (a file without one is text, as
+    it always was; NULs further on are removed all the same). Random or compressed bytes
+    are about 11% control bytes (28 of the 256 values), executables and databases far more;
+    a text file damaged by a crash or a bad copy has a few NULs in thousands of bytes. So up
+    to 1% is text in any encoding, and up to 10% when the rest is valid UTF-8 (which random
+    bytes never are over a few hundred bytes): a short note with three NULs is 5-10% of
+    them. More is binary, skipped as before.
+    """
+    sample = data[:_SNIFF]
+    if b"\x00" in sample:
+        share = 1 - len(sample.translate(None, _CONTROLS)) / len(sample)
+        if share > _ODD_UTF8 or (share > _ODD_ANY and not _utf8_prefix(sample.translate(None, _CONTROLS))):
+            raise SkipFile("binary content")
+    nuls = data.count(b"\x00")
+    if not nuls:
+        return data, []
+    return data.replace(b"\x00", b""), [f"{nuls} NUL byte{'s' if nuls > 1 else ''} removed"]
+
+
+def _utf8_prefix(sample: bytes) -> bool:
+    """Whether ``sample`` is valid UTF-8, but for a character its end may cut in two."""
+    try:
+        codecs.getincrementaldecoder("utf-8")().decode(sample, final=False)
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def _mostly_utf8(data: bytes, first_bad: int) -> tuple[str, str] | None:
+    """The text of a UTF-8 file with a few invalid bytes (each invalid sequence becomes
+    U+FFFD), and a warning naming the first one's line; None when the file is not UTF-8.
+
+    One stray byte (a Latin-1 "é" pasted into a UTF-8 note, a truncated copy) used to send
+    the whole file to cp1252, turning every "ö" into "Ã¶": "Malmö" was no longer found. A
+    file is read as UTF-8 when at most half of its non-ASCII characters are invalid
+    sequences, i.e. when UTF-8 garbles fewer of them than cp1252 would: cp1252 text has
+    almost no valid UTF-8 sequences (an accented capital followed by a symbol), so its
+    share of invalid ones is near 100%; a UTF-8 file with a stray byte is near 0%. A tie
+    (one "ö", one stray byte) goes to UTF-8, whose damage shows as U+FFFD rather than as
+    plausible-looking wrong letters. ``first_bad``: the offset of the first invalid byte.
+    """
+    text = data.decode("utf-8", "replace")
+    invalid = text.count(REPLACEMENT) - data.count(REPLACEMENT.encode())  # minus the file's own U+FFFD
+    non_ascii = len(text) - len(text.encode("ascii", "ignore"))
+    if invalid > non_ascii - invalid:
+        return None
+    line = data.count(b"\n", 0, first_bad) + 1
+    what = "1 invalid UTF-8 byte sequence" if invalid == 1 else f"{invalid} invalid UTF-8 byte sequences"
+    return text, f"{what} replaced by U+FFFD (first at line {line})"
 
 
 def _decode_strict(data: bytes, encoding: str) -> str | None:

@@ -7,6 +7,7 @@ default ``exclude`` globs.
 
 from __future__ import annotations
 
+import errno
 import fnmatch
 import os
 from collections.abc import Iterable, Sequence
@@ -27,6 +28,10 @@ class WalkResult:
     skipped: dict[str, str] = field(default_factory=dict)  # path -> reason
     # Roots that were walked: stored files under them that are no longer found get pruned.
     roots: list[Path] = field(default_factory=list)
+    # Folders that exist but could not be listed, and files that could not be looked at
+    # (permission, I/O error): what was indexed there is kept, not pruned, as the walk
+    # could not tell whether it is gone.
+    unreadable: dict[str, Path] = field(default_factory=dict)  # its key in `skipped` -> its real path
 
 
 def is_excluded(rel_parts: tuple[str, ...], patterns: Iterable[str]) -> bool:
@@ -87,6 +92,7 @@ def _walk_folder(root: Path, patterns: Sequence[str], result: WalkResult, seen: 
                 listed = [(entry.name, _is_dir(entry)) for entry in entries]
         except OSError as exc:
             result.skipped[str(here)] = f"unreadable folder ({exc.strerror or exc})"
+            result.unreadable[str(here)] = Path(os.path.realpath(here))  # as indexed files are named
             continue
         rel = here.relative_to(root).parts
         for name, _ in sorted(e for e in listed if not e[1]):
@@ -111,6 +117,8 @@ def _consider(path: Path, result: WalkResult, seen: set[Path]) -> None:
             return
     except (OSError, RuntimeError) as exc:  # broken link, link loop, permission
         result.skipped[str(path)] = f"unreadable ({getattr(exc, 'strerror', None) or exc})"
+        if isinstance(exc, OSError) and exc.errno not in (errno.ENOENT, errno.ENOTDIR, errno.ELOOP):
+            result.unreadable[str(path)] = Path(os.path.realpath(path))  # there, but not to us
         return
     if real.suffix.lower() not in TEXT_EXTENSIONS:
         result.skipped[str(path)] = "unsupported file type"

@@ -207,8 +207,10 @@ class RunContext:
 
     @property
     def q_vec(self) -> np.ndarray | None:
-        """The question's embedding (computed once; None in bm25 mode)."""
-        if self._q_vec is None and self.params.mode != "bm25":
+        """The question's embedding (computed once). None in bm25 mode, unless a classifier
+        reads it: CFS and CIS score (q, d1, d2) on embeddings whatever the first stage was
+        (with a bm25 first stage they once got None, "expects 384-d embeddings, got 1-d")."""
+        if self._q_vec is None and (self.params.mode != "bm25" or self.classifier is not None):
             self._q_vec = self.timed("retrieve_s", lambda: self.index.embed([self.question])[0])
         return self._q_vec
 

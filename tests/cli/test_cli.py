@@ -13,7 +13,8 @@ def test_index_search_status_json(cli, corpus: Path) -> None:  # noqa: ANN001
     code, out, _ = cli("index", str(corpus), "--json")
     assert code == 0
     report = json.loads(out)
-    assert set(report["files"]) == {"added", "updated", "unchanged", "removed", "skipped"}
+    assert set(report["files"]) == {"added", "updated", "unchanged", "removed", "skipped", "unreadable"}
+    assert report["warnings"] == {}
     assert report["files"]["added"] == 6 and report["passages_embedded"] > 0
     assert {"passages_total", "seconds"} <= set(report)
 

@@ -42,6 +42,17 @@ def test_ask_note_json(cli, indexed: Path) -> None:  # noqa: ANN001
     assert code == 0 and "adaptive-note" in err and "note:" in err and "LLM calls" in out
 
 
+@pytest.mark.parametrize("strategy", ["cfs", "cis"])
+def test_ask_with_a_bm25_first_stage_answers(cli, indexed: Path, strategy: str) -> None:  # noqa: ANN001
+    """The classifier reads q's embedding whatever the first stage: it once got None
+    ("classifier expects 384-d embeddings, got 1-d", issue 53)."""
+    code, out, err = cli("ask", QUESTION, "--first-stage", "bm25", "-s", strategy, "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["answer"] and data["strategy"] == strategy
+    assert "Tobias Lindqvist" in {d["title"] for d in data["documents"]}
+
+
 def test_search_shows_the_refined_context(cli, indexed: Path) -> None:  # noqa: ANN001
     code, out, err = cli("search", QUESTION, "-s", "cfs+dslr", "--json")
     assert code == 0, err

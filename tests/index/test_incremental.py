@@ -88,6 +88,28 @@ def test_empty_corpus_is_an_error_and_writes_nothing(tmp_path: Path, settings: S
     assert not list(Path(settings.index.path).glob("gen-*"))
 
 
+def test_a_folder_emptied_empties_the_index_and_its_vectors_wait(corpus: Path, settings: Settings) -> None:
+    """Every file gone (issue 53): the index follows, empty, with a warning, instead of an
+    error that left `search` returning the deleted text. A first index of an empty folder
+    stays an error (above): there, nothing stale is served and the PATH is likely wrong."""
+    Index.build([corpus], settings)
+    saved = {p: p.read_bytes() for p in corpus.rglob("*") if p.is_file()}
+    for path in saved:
+        path.unlink()
+    report = Index.build([], settings)  # the re-sync of the roots indexed before
+    assert report.published and (report.removed, report.passages_total) == (6, 0)
+    empty = f"no indexable text left in {corpus}: the index is now empty"
+    assert report.warnings == {str(Path(settings.index.path)): empty}
+    index = Index.open(settings)
+    assert index.status()["files"] == 0
+    for mode in ("bm25", "dense", "hybrid"):
+        assert index.search("Project Heron lead engineer", mode=mode, k=3) == []
+    for path, data in saved.items():  # the folder comes back (a drive mounted again, a checkout)
+        path.write_bytes(data)
+    back = Index.build([corpus], settings)
+    assert back.added == 6 and back.passages_embedded == 0  # the vectors waited in the cache
+
+
 def test_files_read_by_older_readers_are_read_again(corpus: Path, settings: Settings, monkeypatch) -> None:  # noqa: ANN001
     """A new reader (ingest.loaders.READERS) re-reads unchanged files; same text keeps its vectors."""
     from drrag_cli.ingest import loaders
@@ -101,3 +123,38 @@ def test_files_read_by_older_readers_are_read_again(corpus: Path, settings: Sett
     assert Index.open(settings).manifest["chunking"]["readers"] == newer
     again = Index.build([corpus], settings)
     assert again.unchanged == 6 and not again.published
+
+
+class _Recorder:
+    """A BuildProgress that keeps what it is told within a phase."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, int, int]] = []
+
+    def phase(self, name: str, total: int | None) -> None:
+        pass
+
+    def advance(self, n: int = 1) -> None:
+        pass
+
+    def within(self, what: str, done: int, total: int) -> None:
+        self.calls.append((what, done, total))
+
+
+def test_a_long_file_reports_its_chunking(tmp_path: Path, settings: Settings, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A 30 MB file was minutes without a sign of life (issue 53); LONG_FILE is lowered here
+    so that a 30 KB file stands in for it."""
+    from drrag_cli.index import build
+
+    monkeypatch.setattr(build, "LONG_FILE", 10_000)
+    folder = tmp_path / "big"
+    folder.mkdir()
+    text = "\n\n".join(f"Paragraph {i} says the heron nests by the river." for i in range(600))
+    (folder / "big.txt").write_text(text)
+    (folder / "small.md").write_text("# Small\n\nA small note.\n")
+    recorder = _Recorder()
+    Index.build([folder], settings, progress=recorder)
+    assert {what for what, _, _ in recorder.calls} == {"chunking big.txt"}  # the small file says nothing
+    done = [d for _, d, _ in recorder.calls]
+    assert len(done) > 20 and done == sorted(done)  # about once per percent
+    assert recorder.calls[-1][1:] == (len(text), len(text))  # done == total: the step ended

@@ -96,6 +96,64 @@ def test_binary_is_still_binary(tmp_path: Path, data: bytes) -> None:
         load_bytes(path, data)
 
 
+@pytest.mark.parametrize("name", ["note.md", "note.txt", "note.jsonl", "note.rst", "note.html"])
+def test_a_stray_byte_in_utf8_is_replaced_not_the_whole_file_read_as_cp1252(tmp_path: Path, name: str) -> None:
+    """One Latin-1 byte in a UTF-8 file (issue 53) used to turn every "ö" into "Ã¶"."""
+    body = "Björn Lund moved to Malmö in 2019; the café is his."
+    data = (json.dumps({"title": "Björn", "text": body}, ensure_ascii=False) if name.endswith(".jsonl") else body)
+    path = tmp_path / name
+    path.write_bytes(b"first line\n" + data.encode("utf-8").replace("café".encode(), b"caf\xe9"))
+    loaded = load_bytes(path, path.read_bytes())
+    text = loaded.documents[0].text
+    assert "Malmö" in text and "Björn" in text and "caf\ufffd" in text
+    if not name.endswith(".jsonl"):  # (a JSONL line that is not JSON is skipped, its line named)
+        assert loaded.warnings == ["1 invalid UTF-8 byte sequence replaced by U+FFFD (first at line 2)"]
+    assert loaded.notes == [] or name.endswith(".jsonl")
+
+
+def test_a_file_that_is_really_cp1252_is_still_read_as_cp1252(tmp_path: Path) -> None:
+    """Most of its non-ASCII characters are invalid UTF-8: cp1252 garbles fewer of them."""
+
+    def text(data: bytes) -> str:
+        return load_bytes(tmp_path / "x.txt", data).documents[0].text
+
+    latin = "Café in Zürich, naïve résumé, Malmö.".encode("cp1252")
+    assert text(latin) == "Café in Zürich, naïve résumé, Malmö."
+    assert text(latin + "ö".encode()).endswith("Malmö.Ã¶")  # its one UTF-8 letter is what gets garbled
+    assert text(b"plain ASCII and one \xe9") == "plain ASCII and one é"  # no UTF-8 letter at all
+    many = "Malmö, Göteborg, Växjö. ".encode() * 3 + b"\xe9 \xe8"  # 9 valid, 2 invalid: UTF-8
+    loaded = load_bytes(tmp_path / "y.txt", many)
+    assert "Växjö" in loaded.documents[0].text
+    assert loaded.warnings == ["2 invalid UTF-8 byte sequences replaced by U+FFFD (first at line 1)"]
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        b"# Note\n\nMaria Ortiz was born in Lisbon.\x00\x00\x00\n",  # short: 3 NULs are 7% of it
+        b"Harbor notes.\n" * 300 + b"\x00\x00\x00The museum opened in 1998.\n",  # a few in 4 KB
+        b"Harbor notes.\n" * 1000 + b"The museum opened in 1998.\x00\x00\x00\n",  # beyond the sniffed 8 KB
+        ("Malmö har en hamn. " * 20 + "\x00\x00\x00\n").encode("cp1252") * 3,  # under 1%: any encoding
+    ],
+    ids=["short note", "a few in 4 KB", "beyond 8 KB", "cp1252"],
+)
+def test_a_few_nuls_are_stripped_from_a_text_file(tmp_path: Path, data: bytes) -> None:
+    loaded = load_bytes(tmp_path / "n.md", data)
+    text = loaded.documents[0].text
+    assert "\x00" not in text and ("Lisbon." in text or "1998." in text or "Malmö har" in text)
+    nuls = data.count(b"\x00")
+    assert loaded.warnings == [f"{nuls} NUL bytes removed"]
+
+
+def test_random_and_nul_padded_bytes_stay_binary(tmp_path: Path) -> None:
+    import random
+
+    noise = random.Random(53).randbytes(8192)  # compressed or encrypted data looks like this
+    for data in (noise, noise.replace(b"\x00", b"") + b"\x00", b"hello\x00", b"text " + b"\x00" * 10):
+        with pytest.raises(SkipFile, match="binary"):
+            load_bytes(tmp_path / "x.txt", data)
+
+
 def test_jsonl_keeps_good_records_and_names_bad_lines(tmp_path: Path) -> None:
     records = [{"id": f"g{i}", "title": f"G{i}", "text": f"record {i}\u2028same line"} for i in range(8)]
     good = [json.dumps(r, ensure_ascii=False) for r in records]
@@ -192,3 +250,27 @@ def test_a_non_utf8_file_name_and_a_surrogate_record_do_not_stop_the_run(
     assert "file name is not valid UTF-8" in json.dumps(report)
     code, out, _ = cli("search", "surrogate escape", "--mode", "bm25", "--index", str(tmp_path / "ix"), "--json")
     assert code == 0 and "\ufffd" in out  # the record is indexed, its surrogate replaced
+
+
+def test_a_stray_byte_note_is_found_and_a_nul_note_indexed_with_a_warning_each(
+    cli: Callable[..., CliResult], tmp_path: Path
+) -> None:
+    """Issue 53's acceptance: `search "Malmö"` finds the note with one stray byte, the note
+    with three NULs is indexed, and each says so in one line without --verbose."""
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    stray = "# Office\n\nThe office moved to Malmö in 2019.\n".encode() + b"Caf\xe9 downstairs.\n"
+    (notes / "stray.md").write_bytes(stray)
+    (notes / "nul.txt").write_bytes(b"The Harbor Museum opened in 1998.\x00\x00\x00\n")
+    (notes / "clean.md").write_text("# Clean\n\nNothing odd here.\n")
+    ix = str(tmp_path / "ix")
+    code, _, err = cli("index", str(notes), "--index", ix)
+    assert code == 0, err
+    assert f"warning: {notes / 'stray.md'}: 1 invalid UTF-8 byte sequence replaced by U+FFFD (first at line 4)" in err
+    assert f"warning: {notes / 'nul.txt'}: 3 NUL bytes removed" in err
+    assert err.count("warning:") == 2
+    for query, name in (("Malmö", "stray.md"), ("Harbor Museum opened", "nul.txt")):
+        code, out, _ = cli("search", query, "--mode", "bm25", "--index", ix, "--json")
+        assert json.loads(out)["results"][0]["source"].endswith(name)
+    code, out, _ = cli("index", str(notes), "--index", ix, "--json")
+    assert json.loads(out)["warnings"] == {}  # said once, when the file was read

@@ -94,6 +94,10 @@ def test_every_strategy_returns_a_trace_and_timings(bridge) -> None:  # noqa: AN
 
 def test_bm25_first_stage_and_errors(bridge) -> None:  # noqa: ANN001
     assert "Tobias Lindqvist" in titles(run(bridge, "qdc", 4, 1, first_stage="bm25"))
+    for name in ("cfs", "cis"):  # the classifier gets q's embedding all the same (issue 53)
+        result = run(bridge, name, 4, first_stage="bm25")
+        assert result.trace["first_stage"] == "bm25" and "Project Heron" in titles(result)
+        assert any(d.classifier_prob is not None for d in result.documents)
     with pytest.raises(InputError, match="unknown strategy"):
         run(bridge, "magic", 4)
     with pytest.raises(ConfigError, match="first_stage"):
