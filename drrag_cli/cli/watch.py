@@ -41,6 +41,8 @@ def run_watch(
             sys.stdout.flush()
             return
         err.print(run_line(run), highlight=False, soft_wrap=True)
+        for line in run.report.repaired if run.report is not None else []:
+            err.print(f"  repaired: {line}", highlight=False, soft_wrap=True)
         if run.report is not None and verbose:
             for path, why in sorted(run.report.skipped_files.items()):
                 err.print(f"  skipped {path}: {why}", highlight=False)
