@@ -248,7 +248,7 @@ def _build_locked(
             )
 
         embedder, runtime = prepare_runtime(settings)
-        _check_cache(root, aside, report)
+        _check_cache(root, live, embedder, aside, report)
         report.passages_embedded = _embed_missing(root, embedder, rows, settings, progress)
         backend = write_generation(settings, root, staging, embedder, rows, progress)  # Milvus: synced
         if backend is None:  # local: the BM25 and HNSW files of the generation
@@ -290,14 +290,19 @@ def _nothing_to_index(root: Path, live: health.Live) -> str:
     )
 
 
-def _check_cache(root: Path, aside: health.SetAside, report: BuildReport) -> None:
-    """Reuse the embedding cache only when SQLite vouches for it; a damaged one is set
-    aside and its vectors are computed again."""
+def _check_cache(root: Path, live: health.Live, embedder: Embedder, aside: health.SetAside,
+                 report: BuildReport) -> None:
+    """Reuse the embedding cache only when SQLite vouches for it. A damaged one is set
+    aside; the vectors of a whole live generation go into the new one, the rest are
+    computed again."""
     try:
         health.check_cache(root)
     except IndexDamagedError as err:
         folder = aside.move(*health.cache_files(root))
-        report.repaired.append(f"{err.what}: set aside in {folder}, its vectors computed again")
+        kept = health.refill_cache(root, live, embedder.model_id, embedder.dim)
+        again = f"{kept} vectors taken back from the live {health.DENSE}, the rest computed again" if kept else (
+            "its vectors computed again")
+        report.repaired.append(f"{err.what}: set aside in {folder}; {again}")
 
 
 def _set_aside_live(live: health.Live, aside: health.SetAside, report: BuildReport) -> None:

@@ -266,6 +266,34 @@ def check_cache(root: Path) -> str:
     return f"{CACHE}: {rows} vectors"
 
 
+def refill_cache(root: Path, live: Live, model_id: str, dim: int) -> int:
+    """After a damaged cache was set aside: the vectors of a whole live generation built by
+    the same model, put back into a new cache from its dense.hnsw (what the cache held for
+    them, renormalised by hnswlib: within 1e-7), so a repair embeds only what is new.
+    Returns how many; 0 when there is no such generation."""
+    from drrag_cli.index.vectors import VectorCache
+
+    emb = (live.manifest or {}).get("embedding", {})
+    usable = live.gen is not None and live.damage is None and (emb.get("model_id"), emb.get("dim")) == (model_id, dim)
+    if not usable or (live.manifest or {}).get("backend", {}).get("name", "local") != "local":
+        return 0
+    assert live.gen is not None and live.manifest is not None
+    store = open_store(live.gen)
+    try:
+        rows = store.conn.execute("SELECT id, content_hash FROM passages ORDER BY id").fetchall()
+    finally:
+        store.close()
+    dense = open_dense(live.gen, dim, len(rows))
+    cache = VectorCache(root / CACHE, model_id, dim)
+    try:
+        for start in range(0, len(rows), 2000):
+            chunk = rows[start : start + 2000]
+            cache.put([h for _id, h in chunk], dense.index.get_items([pid for pid, _h in chunk]))
+    finally:
+        cache.close()
+    return len({h for _id, h in rows})
+
+
 # -- setting a damaged part aside -------------------------------------------------------
 class SetAside:
     """Moves the damaged parts a run finds into one new ``damaged-<n>/`` folder of the
