@@ -247,7 +247,7 @@ def target_index(settings: Settings, names: Sequence[str], explicit_index: bool)
         if explicit_index:
             raise InputError("give --index DIR or --collection NAME, not both")
         return Registry().open(names, settings)
-    if explicit_index or layout.current_generation(Path(settings.index.path).expanduser()) is not None:
+    if explicit_index or layout.has_index(Path(settings.index.path).expanduser()):
         return None
     reg = Registry()
     return reg.open([], settings) if reg.load() else None

@@ -118,7 +118,7 @@ def run_checks(load: Callable[[], Settings]) -> DoctorReport:
         report.check("embedding model", lambda: _embedding(settings))
         report.check("relevance classifier", lambda: _classifier(settings))
         report.check("LLM (GGUF)", lambda: _llm(settings))
-        if report.check("index", lambda: _index(settings)) is not None:
+        if _index_checks(report, settings):
             report.check("corpus language", lambda: corpus_language(settings))
         report.check("index backend", lambda: _backend(settings))
     return report
@@ -252,8 +252,35 @@ def corpus_language(settings: Settings) -> str:
     return f"{corpus.summary()}; {model_id} reads {' '.join(model.languages())} ({model.describe()})"
 
 
-def _index(settings: Settings) -> str:
-    from drrag_cli.index.api import Index
+def _index_checks(report: DoctorReport, settings: Settings) -> bool:
+    """The index folder part by part, as its readers open it: CURRENT and the manifest,
+    then each file of the live generation with its count compared to the manifest's
+    (SQLite's quick_check on the store), and the embedding cache. A damaged part is named
+    with the command that repairs it (index/health.py). True when all of it is whole."""
+    from drrag_cli.index import health
 
-    st = Index.open(settings).status()
-    return f"{st['passages']} passages from {st['files']} files at {st['index']}"
+    root = Path(settings.index.path).expanduser()
+    live: list[tuple[Path, dict[str, Any]]] = []
+    report.check("index", lambda: _index(root, settings, live))
+    if live:
+        gen, manifest = live[0]
+        report.check("index store", lambda: health.check_store(gen, manifest, thorough=True))
+        if (manifest.get("backend") or {}).get("name", "local") == "local":
+            report.check("index bm25", lambda: health.check_bm25(gen, manifest))
+            report.check("index dense", lambda: health.check_dense(gen, manifest))
+    whole = bool(live) and all(c.ok for c in report.checks if c.check.startswith("index"))
+    if root.is_dir():  # readers never open the cache; a build reuses it only when it is whole
+        report.check("embedding cache", lambda: health.check_cache(root))
+    return whole
+
+
+def _index(root: Path, settings: Settings, live: list[tuple[Path, dict[str, Any]]]) -> str:
+    """CURRENT names a generation whose manifest reads and matches the settings."""
+    from drrag_cli.index.build import check_compatible
+    from drrag_cli.index.health import read_live
+
+    gen, manifest = read_live(root)
+    check_compatible(manifest, settings, root, writing=False)
+    live.append((gen, manifest))
+    counts = manifest["counts"]
+    return f"{counts['passages']} passages from {counts['files']} files at {root} ({gen.name})"

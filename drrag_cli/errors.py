@@ -26,6 +26,15 @@ class IndexMismatchError(DrragError):
     """The index was built with another embedding model, dimension or chunking."""
 
 
+class IndexDamagedError(DrragError):
+    """A file of the index folder is unreadable: the user's index to repair with
+    `drrag index --rebuild`, which sets the damaged part aside (index/health.py)."""
+
+    def __init__(self, message: str, what: str | None = None) -> None:
+        super().__init__(message)
+        self.what = what or message  # the damage alone, without the fix (a repair reports it)
+
+
 class IndexBusyError(DrragError):
     """Another `drrag index` holds the writer lock."""
 

@@ -139,7 +139,7 @@ def _sync_collections(settings: Settings, json_out: bool, verbose: bool) -> bool
     found = reg.load()
     if not found:
         return False
-    local = layout.current_generation(Path(settings.index.path).expanduser()) is not None
+    local = layout.has_index(Path(settings.index.path).expanduser())
     builds = ([(None, lambda: Index.build([], settings))] if local else []) + [
         (c.name, lambda c=c: reg.sync(c, settings)) for c in found.values()
     ]
@@ -178,6 +178,8 @@ def _print_report(report: BuildReport, err: Console, verbose: bool, label: str |
         highlight=False,
         soft_wrap=True,
     )
+    for line in report.repaired:  # a damaged part found and set aside: never silent
+        err.print(f"  repaired: {line}", highlight=False, soft_wrap=True)
     for line in _roots_lines(report):
         err.print(line, highlight=False, soft_wrap=True)
     for line in warning_lines(report, verbose):
@@ -312,8 +314,7 @@ def status(index: IndexOpt = None, config: ConfigOpt = None, json_out: JsonOpt =
     settings = settings_for(config, index)
     reg = Registry()
     collections = collection_status(reg, settings) if index is None and reg.load() else []
-    live = layout.current_generation(Path(settings.index.path).expanduser())
-    local = index is not None or not collections or live is not None
+    local = index is not None or not collections or layout.has_index(Path(settings.index.path).expanduser())
     info = Index.open(settings).status() if local else {}
     if collections:
         info["collections"] = collections

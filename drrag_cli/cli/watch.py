@@ -45,6 +45,8 @@ def run_watch(
         if run.report is not None:
             from drrag_cli.cli.index_cmds import warning_lines
 
+            for line in run.report.repaired:
+                err.print(f"  repaired: {line}", highlight=False, soft_wrap=True)
             for line in warning_lines(run.report, verbose):
                 err.print(line, highlight=False, soft_wrap=True)
         if run.report is not None and verbose:

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from drrag_cli.config import Settings
-from drrag_cli.errors import IndexMissingError, InputError
+from drrag_cli.errors import IndexDamagedError, InputError
 from drrag_cli.index import layout
 from drrag_cli.types import Hit, Passage
 
@@ -43,19 +43,22 @@ class Index:
     # -- lifecycle -------------------------------------------------------------------
     @classmethod
     def open(cls, settings: Settings, path: str | Path | None = None) -> Index:
-        """The live generation of the index at ``path`` (default ``index.path``)."""
+        """The live generation of the index at ``path`` (default ``index.path``). A damaged
+        CURRENT or manifest is an :class:`IndexDamagedError` that names the repair."""
         from drrag_cli.index.build import check_compatible
+        from drrag_cli.index.health import read_live, require_files
 
         root = Path(path if path is not None else settings.index.path).expanduser()
-        for _attempt in range(3):  # a build may swap CURRENT between our two reads
-            gen = layout.require_generation(root)
+        for attempt in range(3):  # a build may swap CURRENT (and prune) between our reads
             try:
-                manifest = layout.read_manifest(gen)
+                gen, manifest = read_live(root)
+                if manifest.get("format_version") == layout.FORMAT_VERSION:
+                    require_files(gen, manifest)
                 break
-            except FileNotFoundError:
+            except IndexDamagedError:
+                if attempt == 2:
+                    raise
                 time.sleep(0.05)
-        else:
-            raise IndexMissingError(f"index at {root} is incomplete; re-run `drrag index PATH`")
         check_compatible(manifest, settings, root, writing=False)
         return cls(root, gen, manifest, settings)
 
@@ -73,9 +76,9 @@ class Index:
     # -- parts, loaded lazily ----------------------------------------------------------
     @cached_property
     def store(self) -> PassageStore:
-        from drrag_cli.index.store import PassageStore
+        from drrag_cli.index.health import open_store
 
-        return PassageStore(self.gen / "store.sqlite", readonly=True)
+        return open_store(self.gen, self.manifest["counts"]["passages"])
 
     @cached_property
     def backend(self) -> Backend:

@@ -63,20 +63,21 @@ class LocalBackend:
 
     name = "local"
 
-    def __init__(self, gen: Path, dim: int, store: PassageStore) -> None:
+    def __init__(self, gen: Path, dim: int, store: PassageStore, passages: int | None = None) -> None:
         self.gen, self.dim, self.store = gen, dim, store
+        self.passage_count = passages  # the manifest's, which each file must agree with
 
     @cached_property
     def bm25(self) -> BM25Index:
-        from drrag_cli.index.bm25 import BM25Index
+        from drrag_cli.index.health import open_bm25  # a damaged file: one error naming the repair
 
-        return BM25Index(self.gen / "bm25")
+        return open_bm25(self.gen, self.passage_count)
 
     @cached_property
     def dense(self) -> DenseIndex:
-        from drrag_cli.index.dense import DenseIndex
+        from drrag_cli.index.health import open_dense
 
-        return DenseIndex(self.gen / "dense.hnsw", self.dim)
+        return open_dense(self.gen, self.dim, self.passage_count)
 
     def bm25_ranked(self, text: str, n: int) -> Ranked:
         return self.bm25.search(text, n)
@@ -128,7 +129,7 @@ def open_backend(gen: Path, manifest: dict[str, Any], settings: Settings, store:
         from drrag_cli.index.milvus.search import MilvusBackend
 
         return MilvusBackend(manifest["backend"], settings, gen_number(gen), dim)
-    return LocalBackend(gen, dim, store)
+    return LocalBackend(gen, dim, store, int(manifest["counts"]["passages"]))
 
 
 def write_generation(

@@ -18,8 +18,8 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from drrag_cli.config import Settings
-from drrag_cli.errors import IndexMismatchError, InputError
-from drrag_cli.index import layout
+from drrag_cli.errors import IndexDamagedError, IndexMismatchError, InputError
+from drrag_cli.index import health, layout
 from drrag_cli.index.backend import backend_of, write_generation
 from drrag_cli.index.embedder import Embedder, passage_embed_text
 from drrag_cli.index.space import SpaceNeed, check_generation
@@ -74,6 +74,7 @@ class BuildReport:
     roots_added: list[str] = field(default_factory=list)
     roots_removed: list[str] = field(default_factory=list)
     duplicate_files: int = 0  # added files whose bytes equal another indexed file's
+    repaired: list[str] = field(default_factory=list)  # damaged parts set aside (index/health.py)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -94,6 +95,7 @@ class BuildReport:
             "skipped_files": self.skipped_files,
             "notes": self.notes,
             "warnings": self.warnings,
+            "repaired": self.repaired,
         }
 
 
@@ -197,20 +199,21 @@ def _build_locked(
     from drrag_cli.index.store import PassageStore
 
     layout.prune_generations(root)  # whatever a killed run left behind
-    old_gen = layout.current_generation(root)
-    old_manifest = layout.read_manifest(old_gen) if old_gen else None
+    live = health.inspect_live(root)  # a damaged one is rebuilt from the sources, whatever the flags
+    old_gen, old_manifest = live.gen, live.manifest
+    fresh = rebuild or live.damage is not None  # every file read again, no store copied
     if old_manifest and not rebuild:
         check_compatible(old_manifest, settings, root)
-    old_roots: list[str] = (old_manifest or {}).get("roots", [])
+    old_roots: list[str] = _old_roots(root, live)
     if not paths:
         paths = old_roots
         if not paths:
-            raise InputError("nothing to index: give one or more PATHs (files or folders)")
+            raise InputError(_nothing_to_index(root, live))
     walked = walk(paths, settings.index.exclude)
     need.files = walked.files
     report.skipped_files.update(walked.skipped)
     report.skipped += len(walked.skipped)
-    old_store = PassageStore(old_gen / "store.sqlite", readonly=True) if old_gen and not rebuild else None
+    old_store = PassageStore(old_gen / "store.sqlite", readonly=True) if old_gen and not fresh else None
     old_files = old_store.files() if old_store else {}
     links_missing = old_store is not None and not old_store.has_links()  # written by an older drrag
     if old_store:
@@ -228,15 +231,16 @@ def _build_locked(
     gone = _vanished(old_files, walked, changes, replace=replace)
     report.removed = len(gone)
     report.duplicate_files = _duplicates(old_files, gone, changes)
-    nothing_new = not changes.new and not gone and not rebuild and not links_missing
+    nothing_new = not changes.new and not gone and not fresh and not links_missing
     nothing_new = nothing_new and backend_of(old_manifest) == settings.index.backend  # a new backend is filled
     if old_gen and nothing_new and roots == old_roots:
         report.passages_total = old_manifest["counts"]["passages"]
         return
 
     need.plan(old_gen, old_manifest, changes)
+    aside = health.SetAside(root)
     with layout.staging_generation(root) as staging:
-        if old_gen and not rebuild:
+        if old_gen and not fresh:
             shutil.copy2(old_gen / "store.sqlite", staging / "store.sqlite")
         store = PassageStore(staging / "store.sqlite")
         for file in gone + [f for f in changes.new if f in old_files]:
@@ -262,6 +266,7 @@ def _build_locked(
             report.warnings[str(root)] = f"no indexable text left in {where}: the index is now empty"
 
         embedder, runtime = prepare_runtime(settings)
+        _check_cache(root, live, embedder, aside, report)
         report.passages_embedded = _embed_missing(root, embedder, rows, settings, progress)
         backend = write_generation(settings, root, staging, embedder, rows, progress)  # Milvus: synced
         if backend is None:  # local: the BM25 and HNSW files of the generation
@@ -277,9 +282,55 @@ def _build_locked(
             "created_at": (old_manifest or {}).get("created_at", now) if not rebuild else now,
             "updated_at": now,
         }
+        if live.damage is not None and old_gen is None:  # CURRENT itself: the swap replaces it
+            aside.keep_copy(root / layout.CURRENT)
         layout.publish(root, staging, manifest)
     report.published = True
+    if live.damage is not None:
+        _set_aside_live(live, aside, report)
     report.passages_total = counts["passages"]
+
+
+def _old_roots(root: Path, live: health.Live) -> list[str]:
+    """The roots the live manifest lists; when it is the damaged part, those of the newest
+    manifest still readable (the generation before is kept a round)."""
+    if live.manifest is not None:
+        return list(live.manifest.get("roots", []))
+    return layout.known_roots(root) if live.damage is not None else []
+
+
+def _nothing_to_index(root: Path, live: health.Live) -> str:
+    if live.damage is None:
+        return "nothing to index: give one or more PATHs (files or folders)"
+    return (
+        f"the index at {root} is damaged ({live.damage.what}) and no manifest says which folders it covered: "
+        f"give them, `drrag index PATH... --index {root} --rebuild`"
+    )
+
+
+def _check_cache(root: Path, live: health.Live, embedder: Embedder, aside: health.SetAside,
+                 report: BuildReport) -> None:
+    """Reuse the embedding cache only when SQLite vouches for it. A damaged one is set
+    aside; the vectors of a whole live generation go into the new one, the rest are
+    computed again."""
+    try:
+        health.check_cache(root)
+    except IndexDamagedError as err:
+        folder = aside.move(*health.cache_files(root))
+        kept = health.refill_cache(root, live, embedder.model_id, embedder.dim)
+        again = f"{kept} vectors taken back from the live {health.DENSE}, the rest computed again" if kept else (
+            "its vectors computed again")
+        report.repaired.append(f"{err.what}: set aside in {folder}; {again}")
+
+
+def _set_aside_live(live: health.Live, aside: health.SetAside, report: BuildReport) -> None:
+    """After the swap: the damaged generation (now the previous one) goes aside whole."""
+    assert live.damage is not None
+    if live.gen is not None and live.gen.is_dir():
+        folder = aside.move(live.gen)
+    else:
+        folder = aside.folder or aside.move()
+    report.repaired.append(f"{live.damage.what}: set aside in {folder}, the index rebuilt from the sources")
 
 
 @dataclass

@@ -28,6 +28,7 @@ import fcntl
 import json
 import os
 import re
+import shlex
 import shutil
 import sqlite3
 from collections.abc import Callable, Iterator
@@ -35,34 +36,90 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from drrag_cli.errors import DiskFullError, IndexBusyError, IndexMissingError
+from drrag_cli.errors import DiskFullError, DrragError, IndexBusyError, IndexDamagedError, IndexMissingError, InputError
 
 FORMAT_VERSION = 1
 CURRENT = "CURRENT"
 MANIFEST = "manifest.json"
 
 
+GENERATION = re.compile(r"gen-\d{6}")
+
+
 def current_generation(root: Path) -> Path | None:
+    """The live generation, or None when there is none or CURRENT is unreadable: what
+    writers and "is there an index here" checks need. Readers use :func:`require_generation`,
+    which says which of those it is."""
     try:
-        name = (root / CURRENT).read_text(encoding="utf-8").strip()
-    except FileNotFoundError:
+        return require_generation(root)
+    except DrragError:
         return None
-    gen = root / name
-    return gen if gen.is_dir() else None
+
+
+def has_index(root: Path) -> bool:
+    """Whether an index was published at ``root``, whole or damaged: where a damaged one
+    stands, the user should hear about it rather than be sent to another index."""
+    return (root / CURRENT).is_file()
 
 
 def require_generation(root: Path) -> Path:
-    gen = current_generation(root)
-    if gen is None:
+    """The generation CURRENT names; one clear error when there is no index at ``root``
+    (nothing built yet, or ``root`` is a file) or CURRENT does not name a generation."""
+    _require_folder(root)
+    try:
+        raw = (root / CURRENT).read_bytes()
+    except (FileNotFoundError, NotADirectoryError):
         raise IndexMissingError(
             f"no index at {root} (run `drrag index PATH` first, or pass --index DIR)"
-        )
+        ) from None
+    except OSError as exc:
+        raise damaged(root, f"{CURRENT} cannot be read ({exc.strerror or exc})") from exc
+    name = raw.decode("utf-8", "replace").strip()
+    if not GENERATION.fullmatch(name):
+        shown = repr(name) if name.isprintable() and len(name) <= 40 else f"{len(raw)} bytes"
+        shown = shown if name else "nothing"
+        raise damaged(root, f"{CURRENT} holds {shown}, not the name of a generation")
+    gen = root / name
+    if not gen.is_dir():
+        raise damaged(root, f"{CURRENT} names {name}, which is not there")
     return gen
+
+
+def _require_folder(root: Path) -> None:
+    if root.exists() and not root.is_dir():
+        raise InputError(f"{root} is a file, not an index folder: give --index a folder (e.g. .drrag)")
 
 
 def read_manifest(gen: Path) -> dict[str, Any]:
     with open(gen / MANIFEST, encoding="utf-8") as fh:
         return json.load(fh)
+
+
+def damaged(root: Path, what: str) -> IndexDamagedError:
+    """The error for a damaged part of the index at ``root``: what is wrong, and the command
+    that repairs it (with the folders the index covers, when a manifest still says)."""
+    return IndexDamagedError(f"the index at {root} is damaged: {what}; {rebuild_hint(root)}", what)
+
+
+def rebuild_hint(root: Path) -> str:
+    roots = known_roots(root)
+    paths = " ".join(shlex.quote(r) for r in roots) if roots else "PATH..."
+    return f"run `drrag index {paths} --index {shlex.quote(str(root))} --rebuild` to set it aside and rebuild"
+
+
+def known_roots(root: Path) -> list[str]:
+    """The roots in the newest readable manifest of any complete generation (the live one
+    may be the damaged part; the one before it is kept a round)."""
+    for gen in sorted(root.glob("gen-*"), reverse=True):
+        if not GENERATION.fullmatch(gen.name):
+            continue
+        try:
+            roots = read_manifest(gen).get("roots")
+        except (OSError, ValueError, AttributeError):
+            continue
+        if isinstance(roots, list) and roots and all(isinstance(r, str) for r in roots):
+            return roots
+    return []
 
 
 def next_generation_name(root: Path) -> str:
@@ -82,10 +139,10 @@ def _fsync_tree(path: Path) -> None:
                 os.fsync(fd)
             finally:
                 os.close(fd)
-        _fsync_dir(Path(dirpath))
+        fsync_dir(Path(dirpath))
 
 
-def _fsync_dir(path: Path) -> None:
+def fsync_dir(path: Path) -> None:
     fd = os.open(path, os.O_RDONLY)
     try:
         os.fsync(fd)
@@ -113,7 +170,7 @@ def publish(root: Path, staging: Path, manifest: dict[str, Any]) -> Path:
     final = staging.with_name(staging.name.removesuffix(".tmp"))
     os.replace(staging, final)
     try:
-        _fsync_dir(root)
+        fsync_dir(root)
         write_text_atomic(root / CURRENT, final.name + "\n")
     except BaseException:
         live = current_generation(root)
@@ -159,7 +216,7 @@ def write_text_atomic(path: Path, text: str) -> None:
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
-    _fsync_dir(path.parent)
+    fsync_dir(path.parent)
 
 
 def write_json_atomic(path: Path, data: Any) -> None:
@@ -169,6 +226,7 @@ def write_json_atomic(path: Path, data: Any) -> None:
 @contextmanager
 def writer_lock(root: Path) -> Iterator[None]:
     """One writer at a time; the OS releases the lock when the process dies."""
+    _require_folder(root)
     root.mkdir(parents=True, exist_ok=True)
     fh = open(root / "lock", "a+")  # noqa: SIM115 - held for the whole build
     try:
