@@ -14,8 +14,9 @@
 #   render        docs/BENCHMARKS.md from out/ (a missing output renders as "not run")        (~1 s)
 #
 # Environment: PY and DRRAG (default .venv/bin/...), DATA (the QA sets, default ../shared/data),
-# OUT (default benchmarks/out). Held-out sets (never tuned on): HotpotQA dev500 q0-249, MuSiQue
-# dev100, 2Wiki dev182; tuning halves: HotpotQA dev500 q250-499, MuSiQue train100, 2Wiki train500.
+# OUT (default benchmarks/out), SETS (only these sets, e.g. SETS="musique-dev100 2wiki-dev182").
+# Held-out sets (never tuned on): HotpotQA dev500 q0-249, MuSiQue dev100, 2Wiki dev182; tuning
+# halves: HotpotQA dev500 q250-499, MuSiQue train100, 2Wiki train500.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=${PY:-.venv/bin/python}
@@ -43,6 +44,7 @@ eval_sets() {
   local folder=$1; shift
   local key args
   while read -r key args; do
+    [ -z "${SETS:-}" ] || [[ " $SETS " == *" $key "* ]] || continue
     # a fresh run each time: an --out folder resumes by settings, not by code (RESUME=1 resumes)
     [ "${RESUME:-0}" = 1 ] || rm -rf "${OUT:?}/$folder/$key"
     # shellcheck disable=SC2086 # ARGS is a list of words
