@@ -67,7 +67,13 @@ class Outputs:
     def __init__(self, out: Path) -> None:
         self.out = out
         sets = HELD_OUT + TUNING
-        self.recall = {key: rows_by(load(out / "recall" / key / "results.json")) for key, _ in sets}
+        recall = {key: load(out / "recall" / key / "results.json") for key, _ in sets}
+        self.recall = {key: rows_by(result) for key, result in recall.items()}
+        self.by_type = {
+            key: {qtype: rows_by({"rows": rows}) for qtype, rows in (result or {}).get("by_type", {}).items()}
+            for key, result in recall.items()
+            if result and not result.get("interrupted")
+        }
         self.answers = {
             (model, key): rows_by(load(out / f"answers-{model}" / key / "results.json"))
             for model, _ in MODELS for key, _ in sets
@@ -111,6 +117,17 @@ def headline(o: Outputs) -> str:
     for model, label in MODELS:
         rows.append([f"{label}: EM / F1 / Acc (CFS, k = 4)"] + [o.answer_cell(model, key) for key, _ in HELD_OUT])
     return table(["held-out sets", *cols], rows)
+
+
+def type_rows(o: Outputs) -> list[list[str]]:
+    """Recall at k = 4 per question type (HotpotQA bridge / comparison, MuSiQue hops, 2Wiki kinds)."""
+    rows = []
+    for key, label in HELD_OUT + TUNING:
+        for qtype, by in sorted(o.by_type.get(key, {}).items()):
+            n = next(iter(by.values()), {}).get("n", "?")
+            cells = [pct(by[(s, 4)]["recall"]) if (s, 4) in by else "–" for s, _ in STRATEGIES]
+            rows.append([f"{label}: {qtype} ({n})", *cells])
+    return rows
 
 
 def speed_rows(o: Outputs) -> list[list[str]]:
@@ -202,6 +219,10 @@ def render(o: Outputs) -> str:
         "fewer.",
         "",
         table(["strategy", *[f"{h} (held out)" for h in held], *[f"{t} (tuning)" for t in tune]], recall_rows),
+        "",
+        "Recall at k = 4 by question type (questions in brackets):",
+        "",
+        table(["set: type", *[label for _, label in STRATEGIES]], type_rows(o)) if type_rows(o) else f"({NOT_RUN})",
         "",
         "## Answers",
         "",

@@ -47,10 +47,15 @@ eval_sets() {
     [ -z "${SETS:-}" ] || [[ " $SETS " == *" $key "* ]] || continue
     # a fresh run each time: an --out folder resumes by settings, not by code (RESUME=1 resumes)
     [ "${RESUME:-0}" = 1 ] || rm -rf "${OUT:?}/$folder/$key"
-    # shellcheck disable=SC2086 # ARGS is a list of words
-    if ! $DRRAG eval $args "$@" -c benchmarks/bench.yaml --out "$OUT/$folder/$key" --json > /dev/null; then
-      echo "   $folder/$key failed" >&2
-    fi
+    mkdir -p "$OUT/$folder"
+    for _ in $(seq 60); do  # another process building the same eval index: wait for it, up to an hour
+      # shellcheck disable=SC2086 # ARGS is a list of words
+      if $DRRAG eval $args "$@" -c benchmarks/bench.yaml --out "$OUT/$folder/$key" --json > /dev/null \
+        2> "$OUT/$folder/$key.err"; then break; fi
+      grep -q "another .drrag index. is updating" "$OUT/$folder/$key.err" || { echo "   $folder/$key failed:" \
+        "$(tail -n 1 "$OUT/$folder/$key.err")" >&2; break; }
+      sleep 60
+    done
   done < <(sets)
 }
 
