@@ -68,16 +68,25 @@ class Outputs:
         self.out = out
         sets = HELD_OUT + TUNING
         recall = {key: load(out / "recall" / key / "results.json") for key, _ in sets}
+        answers = {
+            (model, key): load(out / f"answers-{model}" / key / "results.json")
+            for model, _ in MODELS
+            for key, _ in sets
+        }
+        self.walls = {
+            f"{step} {key}": result["wall_s"]
+            for step, results in (("recall", recall), *((f"answers-{m}", {k: r for (mm, k), r in answers.items()
+                                                                         if mm == m}) for m, _ in MODELS))
+            for key, result in results.items()
+            if result and result.get("rows") and result.get("wall_s") and not result.get("interrupted")
+        }  # fmt: skip
         self.recall = {key: rows_by(result) for key, result in recall.items()}
         self.by_type = {
             key: {qtype: rows_by({"rows": rows}) for qtype, rows in (result or {}).get("by_type", {}).items()}
             for key, result in recall.items()
             if result and not result.get("interrupted")
         }
-        self.answers = {
-            (model, key): rows_by(load(out / f"answers-{model}" / key / "results.json"))
-            for model, _ in MODELS for key, _ in sets
-        }  # fmt: skip
+        self.answers = {unit: rows_by(result) for unit, result in answers.items()}
         self.machine = load(out / "machine.json") or {}
         self.index = load(out / "speed" / "index" / "results.json")
         self.ask = load(out / "speed" / "ask.json")
@@ -250,6 +259,10 @@ def render(o: Outputs) -> str:
         "the commit of the code it measured.",
         "",
         table(["step", "wall s", "commit"], time_rows) if time_rows else f"({NOT_RUN})",
+        "",
+        "Each eval's own wall time (`wall_s` in its results.json), in seconds:",
+        "",
+        table(["eval", "wall s"], [[unit, f"{wall:.0f}"] for unit, wall in o.walls.items()]) if o.walls else "–",
         "",
     ]
     return "\n".join(parts)
