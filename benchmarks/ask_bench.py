@@ -59,7 +59,7 @@ def dev500(args: argparse.Namespace) -> dict[str, Any]:
     from drrag_cli.evaluate.datasets import load_dataset
     from drrag_cli.pipeline import Pipeline
 
-    questions = [ex.question for ex in load_dataset(DATA, limit=args.n).examples]
+    questions = [ex.question for ex in load_dataset(args.data, limit=args.n).examples]
     index = args.index or REPO / "benchmarks" / "out" / "index" / "ix"
     settings = Settings().replace({"index.path": str(index), "retrieval.k": args.k, **parse_sets(args.set)})
     pipe = Pipeline(settings)
@@ -148,6 +148,7 @@ def sample(args: argparse.Namespace) -> dict[str, Any]:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--index", type=Path, default=None)
+    parser.add_argument("--data", type=Path, default=DATA, help="the QA file whose first -n questions are asked")
     parser.add_argument("-n", type=int, default=30)
     parser.add_argument("--cold", type=int, default=5)
     parser.add_argument("--strategy", default="cfs")
