@@ -13,6 +13,7 @@ import sys
 import typer
 
 from drrag_cli import __version__
+from drrag_cli.cli import process as proc
 from drrag_cli.cli.common import State
 
 INTERRUPTED_EXIT = 130  # 128 + SIGINT, as a shell reports a process Ctrl-C ended
@@ -144,16 +145,13 @@ def main(argv: list[str] | None = None) -> int:
     moment is one line and exit 130. With ``argv`` (tests, embedding) it runs here, and
     the caller's signal handlers are left alone."""
     if argv is None:
-        from drrag_cli.cli import process
-
         debug = "--debug" in sys.argv[1:] or os.environ.get("DRRAG_DEBUG") == "1"
-        return process.supervised(lambda: _run(sys.argv[1:], process=True), debug=debug)
+        return proc.supervised(lambda: _run(sys.argv[1:], process=True), debug=debug)
     return _run(argv, process=False)
 
 
 def _run(args: list[str], *, process: bool) -> int:
     """The one error edge: every command ends with its output or one line on stderr."""
-    from drrag_cli.cli import process as proc
     from drrag_cli.cli.common import flush_out
     from drrag_cli.errors import DrragError, OutputError
 
@@ -164,9 +162,7 @@ def _run(args: list[str], *, process: bool) -> int:
         return 1
     usage_error = _click_exception()
     try:
-        if process:
-            proc.interruptible()  # inside: a Ctrl-C already pending is raised by this very call
-        code = _command(args)
+        code = _command(args, process)
         if code == INTERRUPTED_EXIT:  # typer turns Ctrl-C into a silent return of 130
             print(proc.INTERRUPTED, file=sys.stderr)
         flush_out()  # a full disk shows here, not as "Exception ignored" at interpreter exit
@@ -207,17 +203,24 @@ def _run(args: list[str], *, process: bool) -> int:
     except Exception as exc:  # noqa: BLE001 - the one place internal errors become exit 2
         return _internal(exc)
     finally:
-        if process:
-            proc.stop_on_interrupt()  # from here Ctrl-C ends at once, with its one line
         _settle()
         if process:
             proc.ending()
 
 
-def _command(args: list[str]) -> int:
-    # without standalone mode, click returns a command's exit code instead of raising
-    rv = app(args=args, prog_name="drrag", standalone_mode=False)
-    return rv if isinstance(rv, int) else 0
+def _command(args: list[str], process: bool) -> int:
+    """The command's exit code. In the `drrag` process Ctrl-C raises KeyboardInterrupt only
+    while the command runs; the edge's handlers then run with it ending the process at
+    once (one line): a KeyboardInterrupt inside a handler escaped them as a traceback."""
+    try:
+        if process:
+            proc.interruptible()  # inside the try: a Ctrl-C already pending is raised by this very call
+        # without standalone mode, click returns a command's exit code instead of raising
+        rv = app(args=args, prog_name="drrag", standalone_mode=False)
+        return rv if isinstance(rv, int) else 0
+    finally:
+        if process:
+            proc.stop_on_interrupt()
 
 
 def _internal(exc: Exception) -> int:

@@ -48,7 +48,9 @@ def _drrag(cwd: Path, *args: str, **kwargs: object) -> subprocess.CompletedProce
 
 
 def _ask(ix: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return _drrag(ix.parent, "ask", QUESTION, "--index", str(ix), *args)
+    debug = ("--debug",) if "--debug" in args else ()  # a global option: before the command
+    rest = [a for a in args if a != "--debug"]
+    return _drrag(ix.parent, *debug, "ask", QUESTION, "--index", str(ix), *rest)
 
 
 @pytest.mark.parametrize("strategy", ["qdc", "sm", "hybrid", None])

@@ -21,9 +21,9 @@ from tests.conftest import drrag_cmd
 WAIT = 120.0  # bound of every wait on a slow shared machine, never a timing target
 
 CRASH = """import ctypes, sys
-sys.argv = ["drrag", "status", *sys.argv[1:]]
+sys.argv = ["drrag", *sys.argv[1:], "status"]
 from drrag_cli.cli import main
-main._command = lambda args: ctypes.string_at(0)  # a segfault inside the command
+main._command = lambda *args: ctypes.string_at(0)  # a segfault inside the command
 raise SystemExit(main.main())
 """
 
