@@ -379,13 +379,9 @@ def _scalar(value: Any, hint: Any, where: str) -> Any:
 
 
 def _finite(value: float, where: str) -> float:
-    """``value`` as a float, refused when NaN or infinite (YAML's ``.nan`` / ``.inf``, ``--threshold nan``):
-    every comparison with NaN is False, so a NaN threshold passed each minimum and then kept or dropped
-    everything without a word."""
-    try:
-        number = float(value)
-    except OverflowError:  # an integer too large for a float
-        number = math.inf
+    """``value`` as a float; NaN (``.nan``, ``--threshold nan``) passed every minimum, as each comparison
+    with it is False, and then decided without a word. An int too large for a float is infinite."""
+    number = math.inf if isinstance(value, int) and abs(value) > 2**1023 else float(value)
     if not math.isfinite(number):
         raise ConfigError(f"{where}: must be a finite number (got {value!r})")
     return number
