@@ -38,7 +38,7 @@ def print_checks(checks: list[dict], start: float) -> None:
 
 
 INTRO = """Rendered by `{command}` ({seconds:.0f} s on 2 cores). Counts only; a check passes when its
-count is at most its limit. The injection fixture is `tests/generate/hostile/` (10 notes written
+count is at most its limit. The injection fixture is `tests/answer/hostile/` (10 notes written
 without seeing the defences, 3 questions over `sample_corpus/`)."""
 
 

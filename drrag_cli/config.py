@@ -14,6 +14,7 @@ Settings are frozen; a per-call value (``k``, a path) is an argument of the call
 from __future__ import annotations
 
 import dataclasses
+import math
 import os
 import types
 import typing
@@ -368,13 +369,22 @@ def _scalar(value: Any, hint: Any, where: str) -> Any:
         raise ConfigError(f"{where}: expected an integer, got {value!r}")
     if hint is float:
         if isinstance(value, (int, float)) and not isinstance(value, bool):
-            return float(value)
+            return _finite(value, where)
         raise ConfigError(f"{where}: expected a number, got {value!r}")
     if hint is str:
         if isinstance(value, str):
             return value
         raise ConfigError(f"{where}: expected a string, got {value!r}")
     raise ConfigError(f"{where}: unsupported setting type {hint}")  # pragma: no cover
+
+
+def _finite(value: float, where: str) -> float:
+    """``value`` as a float; NaN (``.nan``, ``--threshold nan``) passed every minimum, as each comparison
+    with it is False, and then decided without a word. An int too large for a float is infinite."""
+    number = math.inf if isinstance(value, int) and abs(value) > 2**1023 else float(value)
+    if not math.isfinite(number):
+        raise ConfigError(f"{where}: must be a finite number (got {value!r})")
+    return number
 
 
 def _plain(value: Any) -> Any:

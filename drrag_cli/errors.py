@@ -61,3 +61,18 @@ class ServerDownError(DrragError):
 
 class ServerError(DrragError):
     """A drrag server failed on its side (HTTP 5xx)."""
+
+
+class OutputError(DrragError):
+    """stdout refused the output: a full disk, ``> /dev/full``, a reader that went away."""
+
+    def __init__(self, message: str, *, reader_gone: bool = False) -> None:
+        super().__init__(message)
+        self.reader_gone = reader_gone  # a closed pipe (`| head`): a normal end, said nothing about
+
+    @classmethod
+    def of(cls, exc: OSError) -> OutputError:
+        return cls(
+            f"cannot write the output to stdout: {exc.strerror or exc} (free space where it goes, or redirect it)",
+            reader_gone=isinstance(exc, BrokenPipeError),
+        )

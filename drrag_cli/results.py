@@ -75,12 +75,24 @@ class AskResult:
             out["suspicious_passages"] = [s.to_json() for s in self.answer.suspicious]
             if self.answer.withheld:
                 out["withheld_answer"] = self.answer.withheld
+            if why := withheld_why(self.answer):
+                out["why"] = why
         out.update(extras_json(self.retrieval, explain))
         if explain:
             out["trace"] = self.retrieval.trace
             if self.answer:
                 out["prompt"] = self.answer.prompt
         return out
+
+
+def withheld_why(answer: Any) -> str:
+    """Why an answer held back by the guard is the fallback, in words a script can show;
+    "" when nothing was held back: a script that reads only ``answer`` learns why it got none."""
+    if answer.withheld:
+        return "the answer was found only in text that addresses the model (see suspicious_passages); withheld"
+    if not answer.passages:
+        return "every document found addresses the model (see suspicious_passages); none was read, so no answer"
+    return ""
 
 
 def extras_json(retrieval: RetrievalResult, explain: bool = False) -> dict[str, Any]:

@@ -57,6 +57,9 @@ def test_replace_validates_like_the_file_and_never_mutates() -> None:
         ("rewrite:\n  strategies: [gqr, xyz]\n", "'rewrite.strategies' in {path}: must be one of gqr, kwr"),
         ("rewrite:\n  strategies: []\n", "'rewrite.strategies' in {path} is empty"),
         ("rewrite:\n  strategies: [adaptive, kwr]\n", "adaptive picks the others itself"),
+        ("classifier:\n  threshold: .nan\n", "'classifier.threshold' in {path}: must be a finite number (got nan)"),
+        ("serve:\n  timeout: .inf\n", "'serve.timeout' in {path}: must be a finite number (got inf)"),
+        ("refine:\n  threshold: -.inf\n", "'refine.threshold' in {path}: must be a finite number (got -inf)"),
     ],
 )
 def test_every_choice_is_checked_when_the_file_is_loaded(tmp_path: Path, yaml_text: str, needle: str) -> None:
@@ -85,3 +88,10 @@ def test_overrides_apply_after_the_file_and_none_means_not_given(tmp_path: Path)
     assert (s.retrieval.k, s.retrieval.strategy, s.source) == (3, "qdc", str(tmp_path / "c.yaml"))
     with pytest.raises(ConfigError, match="'retrieval.k' in command-line options: must be at least 1"):
         load_settings(tmp_path / "c.yaml", {"retrieval.k": 0})
+
+
+def test_a_nan_threshold_on_the_command_line_is_one_line(cli) -> None:  # noqa: ANN001
+    """NaN passed every minimum (each comparison with it is False) and then decided nothing."""
+    code, out, err = cli("ask", "x", "--threshold", "nan")
+    assert code == 1 and out == "" and len(err.strip().splitlines()) == 1, err
+    assert "'classifier.threshold' in command-line options: must be a finite number (got nan)" in err

@@ -21,6 +21,7 @@ from drrag_cli.cli.common import (
     print_json,
     settings_for,
     stderr_console,
+    write_out,
 )
 from drrag_cli.errors import InputError, ServerDownError
 
@@ -165,8 +166,7 @@ def _stdout_stream() -> tuple[list[str], Callable[[str], None]]:
 
     def on_token(tok: str) -> None:
         pieces.append(tok)
-        sys.stdout.write(tok)
-        sys.stdout.flush()
+        write_out(tok)
 
     return pieces, on_token
 

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from drrag_cli.config import Settings, load_settings
+from drrag_cli.errors import OutputError
 from drrag_cli.jsonsafe import json_safe
 
 if TYPE_CHECKING:
@@ -81,13 +82,54 @@ def print_json(data: Any) -> None:
     whatever the locale's stdout encoding and error handler."""
     text = json.dumps(json_safe(data), indent=2, ensure_ascii=False, allow_nan=False) + "\n"
     buffer = getattr(sys.stdout, "buffer", None)
-    if buffer is None:  # a text-only stream (StringIO): it holds str, not bytes
-        sys.stdout.write(text)
-    else:
+    try:
+        if buffer is None:  # a text-only stream (StringIO): it holds str, not bytes
+            sys.stdout.write(text)
+        else:
+            sys.stdout.flush()
+            buffer.write(text.encode("utf-8"))
+            buffer.flush()
         sys.stdout.flush()
-        buffer.write(text.encode("utf-8"))
-        buffer.flush()
-    sys.stdout.flush()
+    except OSError as exc:
+        raise OutputError.of(exc) from None
+
+
+def write_out(text: str) -> None:
+    """``text`` on stdout at once (a streamed token, a --json line of a watch); a stdout that
+    refuses it (a full disk, a closed pipe) is an :class:`OutputError`, not an internal error."""
+    try:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    except OSError as exc:
+        raise OutputError.of(exc) from None
+
+
+def flush_out() -> None:
+    """What print() left buffered, written now; refused, an :class:`OutputError`."""
+    try:
+        sys.stdout.flush()
+    except OSError as exc:
+        raise OutputError.of(exc) from None
+
+
+class _Stdout:
+    """sys.stdout (whatever it is at each call) as rich's Console writes to it: a write or
+    flush it refuses is an :class:`OutputError`."""
+
+    def write(self, text: str) -> int:
+        try:
+            return sys.stdout.write(text)
+        except OSError as exc:
+            raise OutputError.of(exc) from None
+
+    def flush(self) -> None:
+        try:
+            sys.stdout.flush()
+        except OSError as exc:
+            raise OutputError.of(exc) from None
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(sys.stdout, name)
 
 
 def stderr_console() -> Console:
@@ -99,4 +141,4 @@ def stderr_console() -> Console:
 def stdout_console() -> Console:
     from rich.console import Console
 
-    return Console()
+    return Console(file=_Stdout())  # type: ignore[arg-type]

@@ -13,7 +13,10 @@ import sys
 import typer
 
 from drrag_cli import __version__
+from drrag_cli.cli import process as proc
 from drrag_cli.cli.common import State
+
+INTERRUPTED_EXIT = 130  # 128 + SIGINT, as a shell reports a process Ctrl-C ended
 
 HELP = """Offline multi-hop question answering over your own files with DR-RAG.
 
@@ -127,35 +130,59 @@ def _usage_line(err: Exception) -> str:
 
 
 def _settle() -> None:
-    """Let a model load that is still running end before an error is printed: it silences
-    stderr while it runs (:func:`drrag_cli.llm.llm.wait_for_loads`). Nothing to wait
-    for unless the LLM module was imported."""
+    """Wait for a model load still running on a preload thread (an answer found without
+    the model is printed first), so the process ends with no thread inside llama.cpp.
+    Nothing to wait for unless the LLM module was imported."""
     llm = sys.modules.get("drrag_cli.llm.llm")
     if llm is not None:
         llm.wait_for_loads()
 
 
 def main(argv: list[str] | None = None) -> int:
-    from drrag_cli.errors import DrragError
+    """Run `drrag ARGS` and return its exit code. Without ``argv`` this is the `drrag`
+    process itself (the console script, ``python -m``): the command runs in a supervised
+    child, so a native crash is one line and exit 2 (:mod:`.process`), and Ctrl-C at any
+    moment is one line and exit 130. With ``argv`` (tests, embedding) it runs here, and
+    the caller's signal handlers are left alone."""
+    if argv is None:
+        debug = "--debug" in sys.argv[1:] or os.environ.get("DRRAG_DEBUG") == "1"
+        return proc.supervised(lambda: _run(sys.argv[1:], process=True), debug=debug)
+    return _run(argv, process=False)
 
-    args = sys.argv[1:] if argv is None else argv
+
+def _run(args: list[str], *, process: bool) -> int:
+    """The one error edge: every command ends with its output or one line on stderr."""
+    from drrag_cli.cli.common import flush_out
+    from drrag_cli.errors import DrragError, OutputError
+
     State.debug = "--debug" in args or os.environ.get("DRRAG_DEBUG") == "1"
+    if sys.stdout is None:  # started with stdout closed (`>&-`): print() would drop everything silently
+        print("drrag: error: stdout is closed, so the output has nowhere to go; redirect it instead "
+              "(> FILE, or > /dev/null to discard it)", file=sys.stderr)  # fmt: skip
+        return 1
     usage_error = _click_exception()
     try:
-        # without standalone mode, click returns a command's exit code instead of raising
-        rv = app(args=args, prog_name="drrag", standalone_mode=False)
-        return rv if isinstance(rv, int) else 0
+        code = _command(args, process)
+        if code == INTERRUPTED_EXIT:  # typer turns Ctrl-C into a silent return of 130
+            print(proc.INTERRUPTED, file=sys.stderr)
+        flush_out()  # a full disk shows here, not as "Exception ignored" at interpreter exit
+        return code
+    except OutputError as err:
+        if err.reader_gone:  # `drrag search x | head`: the reader took what it wanted
+            return 0
+        print(f"drrag: error: {err}", file=sys.stderr)
+        return err.exit_code
     except DrragError as err:
-        _settle()
         if State.debug:
             raise
         print(f"drrag: error: {err}", file=sys.stderr)
         return err.exit_code
     except typer.Exit as ex:
         return ex.exit_code
-    except typer.Abort:
-        print("drrag: aborted", file=sys.stderr)
-        return 130
+    except typer.Abort as ex:
+        interrupted = isinstance(ex.__cause__, KeyboardInterrupt)
+        print(proc.INTERRUPTED if interrupted else "drrag: aborted", file=sys.stderr)
+        return INTERRUPTED_EXIT
     except usage_error as err:  # bad option, missing argument, unknown command
         if type(err).__name__ == "NoArgsIsHelpError":  # `drrag` alone: the help is the answer
             err.show(file=sys.stderr)
@@ -163,16 +190,56 @@ def main(argv: list[str] | None = None) -> int:
             print(_usage_line(err), file=sys.stderr)
         return 1
     except KeyboardInterrupt:
-        print("drrag: interrupted", file=sys.stderr)
-        return 130
-    except BrokenPipeError:  # `drrag search ... | head`
-        return 0
+        print(proc.INTERRUPTED, file=sys.stderr)
+        return INTERRUPTED_EXIT
+    except SystemExit as ex:
+        if isinstance(ex.__context__, BrokenPipeError):  # rich's own console on a closed pipe (typer's --help)
+            return 0
+        raise
+    except BrokenPipeError as exc:
+        if _reader_gone():  # output written past the funnels of common.py (click's --help): same quiet end
+            return 0
+        return _internal(exc)
     except Exception as exc:  # noqa: BLE001 - the one place internal errors become exit 2
+        return _internal(exc)
+    finally:
         _settle()
-        if State.debug:
-            raise
-        print(f"drrag: internal error: {type(exc).__name__}: {exc} (re-run with --debug for details)", file=sys.stderr)
-        return 2
+        if process:
+            proc.ending()
+
+
+def _command(args: list[str], process: bool) -> int:
+    """The command's exit code. In the `drrag` process Ctrl-C raises KeyboardInterrupt only
+    while the command runs; the edge's handlers then run with it ending the process at
+    once (one line): a KeyboardInterrupt inside a handler escaped them as a traceback."""
+    try:
+        if process:
+            proc.interruptible()  # inside the try: a Ctrl-C already pending is raised by this very call
+        # without standalone mode, click returns a command's exit code instead of raising
+        rv = app(args=args, prog_name="drrag", standalone_mode=False)
+        return rv if isinstance(rv, int) else 0
+    finally:
+        if process:
+            proc.stop_on_interrupt()
+
+
+def _internal(exc: Exception) -> int:
+    if State.debug:
+        raise exc
+    print(f"drrag: internal error: {type(exc).__name__}: {exc} (re-run with --debug for details)", file=sys.stderr)
+    return 2
+
+
+def _reader_gone() -> bool:
+    """Whether stdout is a pipe whose reader has closed it (poll reports an error on it)."""
+    import select
+
+    try:
+        poller = select.poll()
+        poller.register(sys.stdout.fileno(), select.POLLOUT)
+        return any(events & select.POLLERR for _, events in poller.poll(0))
+    except (OSError, ValueError, AttributeError):
+        return False
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -102,10 +102,9 @@ def models(ctx: typer.Context, config: ConfigOpt = None, json_out: JsonOpt = Fal
     if json_out:
         print_json(info)
         return
-    from rich.console import Console
     from rich.pretty import Pretty
 
-    Console().print(Pretty(info))
+    stdout_console().print(Pretty(info))
 
 
 def doctor(index: IndexOpt = None, config: ConfigOpt = None, json_out: JsonOpt = False) -> None:
@@ -117,10 +116,9 @@ def doctor(index: IndexOpt = None, config: ConfigOpt = None, json_out: JsonOpt =
     if json_out:
         print_json(report.to_json())
     else:
-        from rich.console import Console
         from rich.markup import escape
 
-        console = Console()
+        console = stdout_console()
         for c in report.checks:
             mark = "[red]FAIL[/red]" if not c.ok else "[yellow]warn[/yellow]" if c.warn else "[green]ok[/green]  "
             console.print(f"{mark} {c.check:<22} {escape(c.detail)}", highlight=False)

@@ -112,10 +112,10 @@ def print_answer(result: AskResult, already_streamed: bool = False, streamed_tex
     from rich.markup import escape
 
     console = stdout_console()
-    if already_streamed:
+    if already_streamed and streamed_text:  # an answer found without the model streamed nothing: printed below
         console.print()
         final = result.answer.text if result.answer else ""
-        if streamed_text and final and final.strip() != streamed_text.strip():
+        if final and final.strip() != streamed_text.strip():
             console.print(f"[bold]answer:[/bold] {escape(final)}", highlight=False)
     else:
         console.print(escape(result.answer.text if result.answer else ""), highlight=False)

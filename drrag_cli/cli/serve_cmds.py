@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from drrag_cli.cli.common import ConfigOpt, IndexOpt, settings_for
+from drrag_cli.cli.common import ConfigOpt, IndexOpt, settings_for, write_out
 from drrag_cli.errors import InputError
 
 SERVE_EXAMPLES = (
@@ -71,11 +71,10 @@ def serve(
     service.load()
     url = http.url_of(sock)
     status = service.status()
-    print(
+    write_out(
         f"drrag serve: {url}  (index {status['index']}, {status['generation']}, {status['passages']} passages; "
         f"models loaded in {time.perf_counter() - t0:.1f}s{'; bearer token required' if token else ''}; "
-        "Ctrl-C stops)",
-        flush=True,
+        "Ctrl-C stops)\n"
     )
     app = http.build_app(service, token=token, max_body_bytes=cfg.max_body_bytes)
     try:

@@ -10,12 +10,11 @@ from __future__ import annotations
 
 import json
 import signal
-import sys
 import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from drrag_cli.cli.common import stderr_console
+from drrag_cli.cli.common import stderr_console, write_out
 from drrag_cli.jsonsafe import json_safe
 
 if TYPE_CHECKING:
@@ -38,8 +37,7 @@ def run_watch(
         if bar is not None and run.trigger == "start":
             bar.__exit__(None, None, None)
         if json_out:
-            sys.stdout.write(json.dumps(json_safe(run.to_json()), ensure_ascii=False) + "\n")
-            sys.stdout.flush()
+            write_out(json.dumps(json_safe(run.to_json()), ensure_ascii=False) + "\n")
             return
         err.print(run_line(run), highlight=False, soft_wrap=True)
         if run.report is not None:

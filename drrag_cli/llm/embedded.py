@@ -176,7 +176,7 @@ def _quantize(
     ``benchmarks/prompt_speed.py --write-types`` writes its other types with it."""
     import llama_cpp
 
-    from drrag_cli.llm.perf import quiet_stderr
+    from drrag_cli.llm.perf import quiet_llama
 
     params = llama_cpp.llama_model_quantize_default_params()
     params.ftype = ftype
@@ -184,5 +184,5 @@ def _quantize(
     if embedding is not None:
         params.token_embedding_type = params.output_tensor_type = embedding
     params.nthread = os.cpu_count() or 1
-    with quiet_stderr():
-        return int(llama_cpp.llama_model_quantize(str(source).encode(), str(out).encode(), params))
+    quiet_llama()
+    return int(llama_cpp.llama_model_quantize(str(source).encode(), str(out).encode(), params))

@@ -18,7 +18,7 @@ import drrag_cli.llm.kv_cache as kv_cache
 from drrag_cli.config import LLMSettings
 from drrag_cli.errors import ModelError
 from drrag_cli.llm.embedded import FIX_HINT, default_model_path
-from drrag_cli.llm.perf import CallStats, amx_cpu, cores, plain_cpu_buffers, quiet_stderr, threads_now
+from drrag_cli.llm.perf import CallStats, amx_cpu, cores, plain_cpu_buffers, quiet_llama, threads_now
 from drrag_cli.llm.sampling import Avoid, SpanOnly, end_tokens, sampling_kwargs
 from drrag_cli.text.fence import DOCS_OPEN
 
@@ -67,20 +67,20 @@ def _load(path: Path, n_ctx: int, threads: int) -> Any:
         _check_gguf(path)
         from llama_cpp import Llama  # lazy: heavy native library
 
+        quiet_llama()  # its log dropped at the source: verbose=True never swaps fds 1/2 or sys.stdout
         try:
-            with quiet_stderr(), plain_cpu_buffers(amx_cpu()):
+            with plain_cpu_buffers(amx_cpu()):
                 model = Llama(
                     model_path=str(path),
                     n_ctx=n_ctx,
                     n_threads=threads or cores(),  # 0 = auto: set per completion (threads_now)
-                    verbose=False,
+                    verbose=True,
                 )
         except (ValueError, RuntimeError, OSError) as exc:
             raise ModelError(f"cannot load GGUF model {path} (corrupt or unsupported: {exc}; {FIX_HINT})") from exc
         model.drrag_kv_path = kv_cache.state_path(path, n_ctx, amx_cpu())
         model.drrag_kv_pending = True  # this process may still leave its state for the next
-        with quiet_stderr():
-            model.drrag_prefix = kv_cache.restore(model, model.drrag_kv_path)  # stored: a fixed prefix
+        model.drrag_prefix = kv_cache.restore(model, model.drrag_kv_path)  # stored: a fixed prefix
         _CACHE[key] = model
         return model
 
@@ -89,10 +89,8 @@ PRELOAD_THREAD = "drrag-llm-preload"
 
 
 def wait_for_loads() -> None:
-    """Wait for a model that is still loading on a :meth:`LocalLLM.preload` thread.
-    llama.cpp's load silences fd 2 for the whole process (:func:`.perf.quiet_stderr`), so
-    an error line printed meanwhile is lost: an error raised right after retrieval exited 2
-    with nothing on stderr."""
+    """Wait for a model that is still loading on a :meth:`LocalLLM.preload` thread: the CLI
+    calls it after its output is out, so the process ends with no thread inside llama.cpp."""
     for thread in threading.enumerate():
         if thread.name == PRELOAD_THREAD and thread is not threading.current_thread():
             thread.join()
@@ -101,16 +99,12 @@ def wait_for_loads() -> None:
 @contextlib.contextmanager
 def preloading(generator: object) -> Iterator[None]:
     """Run the block while ``generator`` loads its model on a thread (when it can preload).
-    llama.cpp silences fd 2 while it loads, so a block that fails waits for the load
-    before its error propagates: the error's one line must reach stderr."""
+    The block never waits for the load: an answer found without the model is returned (and
+    printed) at once; nothing the load does reaches stdout or stderr (:func:`.perf.quiet_llama`)."""
     preload = getattr(generator, "preload", None)
-    thread = preload() if preload is not None else None
-    try:
-        yield
-    except BaseException:
-        if thread is not None:
-            thread.join()
-        raise
+    if preload is not None:
+        preload()
+    yield
 
 
 class LocalLLM:
@@ -150,9 +144,15 @@ class LocalLLM:
         return self._model
 
     def preload(self) -> threading.Thread:
-        """Start loading the model on a daemon thread, so a cold ``ask`` overlaps the load
-        (~0.5 s) with retrieval. A later :attr:`model` waits for it (``_LOCK``); a failed
-        load is silent here and raised again, with its message, by that later access."""
+        """Start loading the model on a thread, so a cold ``ask`` overlaps the load (~0.5 s)
+        with retrieval. A later :attr:`model` waits for it (``_LOCK``); a failed load is
+        silent here and raised again, with its message, by that later access.
+
+        Not a daemon: the interpreter joins it before it finalizes. A daemon thread still
+        inside llama.cpp while the interpreter tore itself down (an answer found without
+        the model, printed before the load ended) segfaulted at exit. Joining costs at most
+        the rest of the load, after the answer is out; the CLI joins it itself
+        (:func:`wait_for_loads`) so that Ctrl-C meanwhile is one line, not a traceback."""
 
         def load() -> None:
             try:
@@ -160,7 +160,7 @@ class LocalLLM:
             except Exception:  # noqa: BLE001, S110 — the caller's own access re-raises it
                 pass
 
-        thread = threading.Thread(target=load, name=PRELOAD_THREAD, daemon=True)
+        thread = threading.Thread(target=load, name=PRELOAD_THREAD, daemon=False)
         thread.start()
         return thread
 

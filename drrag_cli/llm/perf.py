@@ -1,5 +1,6 @@
-"""How a completion uses the CPU: the llama.cpp threads it runs on, what it cost, and the
-weight buffers a model loads into on CPUs where llama.cpp's repacked ones crash.
+"""How a completion uses the CPU: the llama.cpp threads it runs on, what it cost, the
+weight buffers a model loads into on CPUs where llama.cpp's repacked ones crash, and
+llama.cpp's log kept off the user's terminal (:func:`quiet_llama`).
 
 :class:`~drrag_cli.llm.llm.LocalLLM` picks the threads before every completion
 (:func:`threads_now`) and keeps llama.cpp's own counters of it in ``last_call``
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -108,19 +110,39 @@ def plain_cpu_buffers(active: bool) -> Iterator[None]:
         low.llama_model_default_params = original
 
 
-@contextlib.contextmanager
-def quiet_stderr() -> Iterator[None]:
-    """Silence llama.cpp's C-level log lines written straight to fd 2."""
-    try:
-        saved = os.dup(2)
-    except OSError:  # no real stderr (embedded interpreters): nothing to silence
-        yield
-        return
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    try:
-        os.dup2(devnull, 2)
-        yield
-    finally:
-        os.dup2(saved, 2)
-        os.close(saved)
-        os.close(devnull)
+_SILENCED: list[Any] = []  # the log callback, referenced for the process's lifetime (llama.cpp keeps the pointer)
+_SILENCING = threading.Lock()  # the preload thread and the caller may both load first
+
+
+def quiet_llama() -> None:
+    """Keep llama.cpp and llama-cpp-python off the user's stdout and stderr, for the whole
+    process, without touching either: call it before any load, quantize or state restore.
+
+    llama.cpp writes its log through one callback (``llama_log_set``); ours drops every line.
+    llama-cpp-python's own ``print`` lines (``Llama(verbose=True)``: system info, metadata,
+    chat format) are dropped by a module-level ``print`` in ``llama_cpp.llama``. The model is
+    then built with ``verbose=True`` so that llama-cpp-python never enters
+    ``suppress_stdout_stderr``: with ``verbose=False`` it dup2's /dev/null onto fds 1 and 2 and
+    swaps ``sys.stdout`` for the whole process while a model loads, and an answer that the main
+    thread printed meanwhile (the preload runs on its own thread) went to /dev/null (issue 53).
+    A later version that prints elsewhere shows a line too many; it never hides output."""
+    import ctypes
+
+    import llama_cpp
+    import llama_cpp.llama as llama_module
+
+    with _SILENCING:
+        if _SILENCED:
+            return
+
+        @llama_cpp.llama_log_callback
+        def drop(level: int, text: bytes, user_data: ctypes.c_void_p) -> None:
+            return None
+
+        llama_cpp.llama_log_set(drop, ctypes.c_void_p(0))
+        llama_module.print = _dropped  # type: ignore[attr-defined]  # shadows the builtin in that module only
+        _SILENCED.append(drop)
+
+
+def _dropped(*args: object, **kwargs: object) -> None:
+    """llama-cpp-python's ``print``: nothing (:func:`quiet_llama`)."""

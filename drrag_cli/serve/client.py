@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import urllib.error
+import urllib.parse
 import urllib.request
 from collections.abc import Callable, Iterator
 from types import SimpleNamespace
@@ -33,6 +34,7 @@ def ask_remote(
     timeout: float = TIMEOUT_S,
 ) -> dict[str, Any]:
     """POST /ask; with ``on_token`` the answer streams (server-sent events) into it."""
+    url = checked_url(url)
     body = {"question": question, "strategy": strategy, "k": k, "stream": on_token is not None}
     request = urllib.request.Request(
         url.rstrip("/") + "/ask",
@@ -60,6 +62,24 @@ def ask_remote(
             f"no drrag server answers at {url} ({reason}); start one with `drrag serve`, "
             "or add --fallback-local to answer here"
         ) from None
+
+
+def checked_url(url: str) -> str:
+    """``url`` when it can name a server (http or https, a host, a numeric port if any); else
+    an :class:`InputError` (exit 1): urllib raised a bare ValueError for "not a url", which
+    the CLI reported as an internal error."""
+    url = url.strip()
+    parts = urllib.parse.urlsplit(url)
+    try:
+        port_ok = parts.port is None or parts.port > 0
+    except ValueError:  # "http://host:abc" or a port over 65535
+        port_ok = False
+    if parts.scheme not in ("http", "https") or not parts.hostname or not port_ok:
+        raise InputError(
+            f"--server / DRRAG_SERVER {url!r} is not a server URL; give the address `drrag serve` printed, "
+            "e.g. http://127.0.0.1:8765"
+        )
+    return url
 
 
 def _events(response: Any) -> Iterator[tuple[str, Any]]:

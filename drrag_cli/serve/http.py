@@ -121,6 +121,8 @@ async def read_body(request: Request, limit: int) -> dict[str, Any]:
         data = json.loads(b"".join(chunks))
     except (ValueError, UnicodeDecodeError) as exc:
         raise HTTPProblem(400, f"request body is not valid JSON ({exc}); send a JSON object") from exc
+    except RecursionError:  # json's decoder recurses per level: [[[[...]]]] 100k deep is not a server fault
+        raise HTTPProblem(400, "request body is nested too deeply to parse; send a flat JSON object") from None
     return checked_fields(request.url.path, data)
 
 

@@ -71,8 +71,8 @@ def _ids(found: dict) -> list[int]:
 
 
 def test_an_error_during_the_overlapped_model_load_still_reaches_stderr(tmp_path: Path) -> None:
-    """`ask` loads the LLM on a thread while it retrieves, and llama.cpp silences fd 2 while
-    it loads: an error in retrieval (here: no index) must still print its one line."""
+    """`ask` loads the LLM on a thread while it retrieves: an error in retrieval (here: no
+    index) must still print its one line (a load that redirected fd 2 once swallowed it)."""
     proc = subprocess.run(
         [sys.executable, "-m", "drrag_cli.cli.main", "ask", QUESTION, "--index", str(tmp_path / "none")],
         capture_output=True, text=True, timeout=300, cwd=tmp_path,

@@ -102,6 +102,7 @@ def test_ask_and_stream(client: httpx.Client) -> None:
         ("/ask", b'{"question": "x", "stream": "yes"}', 400, "must be true or false"),
         ("/ask", b'{"question": 3}', 400, "field 'question' of /ask must be a string"),
         ("/search", b'{"query": "' + b"x" * 5000 + b'"}', 413, "over the limit of 4096"),
+        ("/search", b"[" * 2000 + b"]" * 2000, 400, "nested too deeply"),  # json recursed: a 500 RecursionError
         ("/nothing", b"{}", 404, "Not Found"),
     ],
 )
