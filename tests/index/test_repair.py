@@ -228,7 +228,7 @@ def test_index_that_is_a_file_or_not_an_index(cli, tmp_path: Path, built) -> Non
 def test_a_kill_before_the_damaged_generation_is_moved_leaves_a_usable_index(ix: Path, built, monkeypatch) -> None:  # noqa: ANN001
     """The repair publishes first and sets the damaged generation aside after: a kill in
     between (here: the move fails) leaves the repaired generation live."""
-    from drrag_cli.index import health
+    from drrag_cli.index import repair
 
     corpus = built[0]
     damaged = _live(ix)
@@ -237,7 +237,7 @@ def test_a_kill_before_the_damaged_generation_is_moved_leaves_a_usable_index(ix:
     def killed(self, *paths):  # noqa: ANN001, ANN202
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(health.SetAside, "move", killed)
+    monkeypatch.setattr(repair.SetAside, "move", killed)
     settings = Settings().replace({"index.path": str(ix)})
     with pytest.raises(KeyboardInterrupt):
         Index.build([corpus], settings)
