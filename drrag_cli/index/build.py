@@ -191,12 +191,14 @@ def _build_locked(
     report.duplicate_files = _duplicates(old_files, gone, changes)
     nothing_new = not changes.new and not gone and not fresh and not links_missing
     nothing_new = nothing_new and backend_of(old_manifest) == settings.index.backend  # a new backend is filled
+    aside = repair.SetAside(root)
     if old_gen and nothing_new and roots == old_roots:
         report.passages_total = old_manifest["counts"]["passages"]
+        emb = old_manifest["embedding"]  # the cache is checked even so: repaired from the live HNSW
+        report.repaired += repair.reuse_cache(root, live, emb["model_id"], emb["dim"], aside)
         return
 
     need.plan(old_gen, old_manifest, changes)
-    aside = repair.SetAside(root)
     with layout.staging_generation(root) as staging:
         if old_gen and not fresh:
             shutil.copy2(old_gen / "store.sqlite", staging / "store.sqlite")
