@@ -79,7 +79,7 @@ def reuse_cache(root: Path, live: health.Live, model_id: str, dim: int, aside: S
         kept = refill_cache(root, live, model_id, dim)
         again = "its vectors computed again"
         if kept:
-            again = f"{kept} vectors taken back from the live {health.DENSE}, the rest computed again"
+            again = f"{kept} vectors taken back from the live {health.DENSE}"
         return [f"{err.what}: set aside in {folder}; {again}"]
     return []
 
