@@ -265,7 +265,7 @@ def _index_checks(report: DoctorReport, settings: Settings) -> bool:
     if live:
         gen, manifest = live[0]
         report.check("index store", lambda: health.check_store(gen, manifest, thorough=True))
-        if (manifest.get("backend") or {}).get("name", "local") == "local":
+        if health.is_local(manifest):
             report.check("index bm25", lambda: health.check_bm25(gen, manifest))
             report.check("index dense", lambda: health.check_dense(gen, manifest))
     whole = bool(live) and all(c.ok for c in report.checks if c.check.startswith("index"))
@@ -276,8 +276,7 @@ def _index_checks(report: DoctorReport, settings: Settings) -> bool:
 
 def _index(root: Path, settings: Settings, live: list[tuple[Path, dict[str, Any]]]) -> str:
     """CURRENT names a generation whose manifest reads and matches the settings."""
-    from drrag_cli.index.build import check_compatible
-    from drrag_cli.index.health import read_live
+    from drrag_cli.index.health import check_compatible, read_live
 
     gen, manifest = read_live(root)
     check_compatible(manifest, settings, root, writing=False)

@@ -45,8 +45,7 @@ class Index:
     def open(cls, settings: Settings, path: str | Path | None = None) -> Index:
         """The live generation of the index at ``path`` (default ``index.path``). A damaged
         CURRENT or manifest is an :class:`IndexDamagedError` that names the repair."""
-        from drrag_cli.index.build import check_compatible
-        from drrag_cli.index.health import read_live, require_files
+        from drrag_cli.index.health import check_compatible, read_live, require_files
 
         root = Path(path if path is not None else settings.index.path).expanduser()
         for attempt in range(3):  # a build may swap CURRENT (and prune) between our reads

@@ -23,6 +23,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
+from drrag_cli.index.layout import backend_of
 from drrag_cli.types import Passage
 
 if TYPE_CHECKING:
@@ -115,11 +116,6 @@ class LocalBackend:
 
     def stats(self) -> dict[str, Any]:
         return {"backend": "local"}
-
-
-def backend_of(manifest: dict[str, Any] | None) -> str:
-    """The backend a generation was written for (generations before the seam are local)."""
-    return str(((manifest or {}).get("backend") or {}).get("name", "local"))
 
 
 def open_backend(gen: Path, manifest: dict[str, Any], settings: Settings, store: PassageStore) -> Backend:

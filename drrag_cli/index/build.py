@@ -18,8 +18,8 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from drrag_cli.config import Settings
-from drrag_cli.errors import IndexDamagedError, IndexMismatchError, InputError
-from drrag_cli.index import health, layout
+from drrag_cli.errors import InputError
+from drrag_cli.index import health, layout, repair
 from drrag_cli.index.backend import backend_of, write_generation
 from drrag_cli.index.embedder import Embedder, passage_embed_text
 from drrag_cli.index.space import SpaceNeed, check_generation
@@ -130,32 +130,6 @@ def chunking_fingerprint(settings: Settings) -> dict[str, Any]:
     return {"chunk_words": settings.index.chunk_words, "splitter": "spacy-sentencizer", "readers": READERS}
 
 
-def check_compatible(manifest: dict[str, Any], settings: Settings, root: Path, *, writing: bool = True) -> None:
-    """Refuse to mix embeddings or chunkings: one clear error suggesting --rebuild.
-
-    Readers only need the same embedding model (queries must live in the passages'
-    vector space); a different chunk size matters only when adding passages.
-    """
-    emb = manifest.get("embedding", {})
-    chunk = manifest.get("chunking", {})
-    if manifest.get("format_version") != layout.FORMAT_VERSION:
-        raise IndexMismatchError(
-            f"index at {root} has format {manifest.get('format_version')}, this drrag reads "
-            f"{layout.FORMAT_VERSION}; rebuild it with `drrag index --rebuild PATH...`"
-        )
-    if emb.get("model") != settings.embedding.model:
-        raise IndexMismatchError(
-            f"index at {root} was built with embedding model {emb.get('model')!r} "
-            f"(dim {emb.get('dim')}), settings ask for {settings.embedding.model!r}; "
-            "re-run `drrag index --rebuild PATH...` or set embedding.model back"
-        )
-    if writing and chunk.get("chunk_words") != settings.index.chunk_words:
-        raise IndexMismatchError(
-            f"index at {root} was chunked with chunk_words={chunk.get('chunk_words')}, settings "
-            f"say {settings.index.chunk_words}; re-run `drrag index --rebuild PATH...`"
-        )
-
-
 def build_index(
     paths: Sequence[str | Path],
     settings: Settings,
@@ -203,12 +177,12 @@ def _build_locked(
     old_gen, old_manifest = live.gen, live.manifest
     fresh = rebuild or live.damage is not None  # every file read again, no store copied
     if old_manifest and not rebuild:
-        check_compatible(old_manifest, settings, root)
-    old_roots: list[str] = _old_roots(root, live)
+        health.check_compatible(old_manifest, settings, root)
+    old_roots: list[str] = repair.old_roots(root, live)
     if not paths:
         paths = old_roots
         if not paths:
-            raise InputError(_nothing_to_index(root, live))
+            raise InputError(repair.nothing_to_index(root, live))
     walked = walk(paths, settings.index.exclude)
     need.files = walked.files
     report.skipped_files.update(walked.skipped)
@@ -233,12 +207,14 @@ def _build_locked(
     report.duplicate_files = _duplicates(old_files, gone, changes)
     nothing_new = not changes.new and not gone and not fresh and not links_missing
     nothing_new = nothing_new and backend_of(old_manifest) == settings.index.backend  # a new backend is filled
+    aside = repair.SetAside(root)
     if old_gen and nothing_new and roots == old_roots:
         report.passages_total = old_manifest["counts"]["passages"]
+        emb = old_manifest["embedding"]  # the cache is checked even so: repaired from the live HNSW
+        report.repaired += repair.reuse_cache(root, live, emb["model_id"], emb["dim"], aside)
         return
 
     need.plan(old_gen, old_manifest, changes)
-    aside = health.SetAside(root)
     with layout.staging_generation(root) as staging:
         if old_gen and not fresh:
             shutil.copy2(old_gen / "store.sqlite", staging / "store.sqlite")
@@ -266,7 +242,7 @@ def _build_locked(
             report.warnings[str(root)] = f"no indexable text left in {where}: the index is now empty"
 
         embedder, runtime = prepare_runtime(settings)
-        _check_cache(root, live, embedder, aside, report)
+        report.repaired += repair.reuse_cache(root, live, embedder.model_id, embedder.dim, aside)
         report.passages_embedded = _embed_missing(root, embedder, rows, settings, progress)
         backend = write_generation(settings, root, staging, embedder, rows, progress)  # Milvus: synced
         if backend is None:  # local: the BM25 and HNSW files of the generation
@@ -282,55 +258,11 @@ def _build_locked(
             "created_at": (old_manifest or {}).get("created_at", now) if not rebuild else now,
             "updated_at": now,
         }
-        if live.damage is not None and old_gen is None:  # CURRENT itself: the swap replaces it
-            aside.keep_copy(root / layout.CURRENT)
+        repair.before_swap(root, live, aside)
         layout.publish(root, staging, manifest)
     report.published = True
-    if live.damage is not None:
-        _set_aside_live(live, aside, report)
+    report.repaired += repair.after_swap(live, aside)  # published first: a kill leaves a usable index
     report.passages_total = counts["passages"]
-
-
-def _old_roots(root: Path, live: health.Live) -> list[str]:
-    """The roots the live manifest lists; when it is the damaged part, those of the newest
-    manifest still readable (the generation before is kept a round)."""
-    if live.manifest is not None:
-        return list(live.manifest.get("roots", []))
-    return layout.known_roots(root) if live.damage is not None else []
-
-
-def _nothing_to_index(root: Path, live: health.Live) -> str:
-    if live.damage is None:
-        return "nothing to index: give one or more PATHs (files or folders)"
-    return (
-        f"the index at {root} is damaged ({live.damage.what}) and no manifest says which folders it covered: "
-        f"give them, `drrag index PATH... --index {root} --rebuild`"
-    )
-
-
-def _check_cache(root: Path, live: health.Live, embedder: Embedder, aside: health.SetAside,
-                 report: BuildReport) -> None:
-    """Reuse the embedding cache only when SQLite vouches for it. A damaged one is set
-    aside; the vectors of a whole live generation go into the new one, the rest are
-    computed again."""
-    try:
-        health.check_cache(root)
-    except IndexDamagedError as err:
-        folder = aside.move(*health.cache_files(root))
-        kept = health.refill_cache(root, live, embedder.model_id, embedder.dim)
-        again = f"{kept} vectors taken back from the live {health.DENSE}, the rest computed again" if kept else (
-            "its vectors computed again")
-        report.repaired.append(f"{err.what}: set aside in {folder}; {again}")
-
-
-def _set_aside_live(live: health.Live, aside: health.SetAside, report: BuildReport) -> None:
-    """After the swap: the damaged generation (now the previous one) goes aside whole."""
-    assert live.damage is not None
-    if live.gen is not None and live.gen.is_dir():
-        folder = aside.move(live.gen)
-    else:
-        folder = aside.folder or aside.move()
-    report.repaired.append(f"{live.damage.what}: set aside in {folder}, the index rebuilt from the sources")
 
 
 @dataclass

@@ -1,25 +1,22 @@
-"""Whether the files of an index folder are whole, and where a damaged one is set aside.
+"""Whether an index folder is whole and readable with the settings at hand.
 
 A published generation never changes, so its files only break from outside: a disk error,
 a copy cut short, a hand edit. Each part is opened here the way a reader opens it, and any
 failure, or a count that disagrees with the manifest, becomes one
 :class:`~drrag_cli.errors.IndexDamagedError` naming the file and the command that repairs
-it (``drrag index ... --rebuild``):
+it (``drrag index ... --rebuild``); a manifest written for other settings (another
+embedding model, chunk size or format) is an :class:`~drrag_cli.errors.IndexMismatchError`.
 
 * readers (:class:`~drrag_cli.index.api.Index`) open the store, BM25 and HNSW through
   :func:`open_store`, :func:`open_bm25` and :func:`open_dense`;
-* `drrag index` looks at the live generation with :func:`inspect_live` before trusting it
-  (a damaged one is rebuilt from the sources, never reported as "nothing changed"), and at
-  the embedding cache with :func:`check_cache` (SQLite's quick_check) before reusing it;
+* `drrag index` looks at the live generation with :func:`inspect_live` before trusting it,
+  and at the embedding cache with :func:`check_cache` (SQLite's quick_check) before reusing
+  it; what it then does about damage is :mod:`drrag_cli.index.repair`;
 * `drrag doctor` runs every check, one line per part.
-
-A damaged part is never deleted: :class:`SetAside` moves it into ``damaged-<n>/`` inside
-the index folder, which pruning never touches, and the build says so.
 """
 
 from __future__ import annotations
 
-import os
 import sqlite3
 import struct
 from collections.abc import Iterator
@@ -28,10 +25,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from drrag_cli.errors import IndexDamagedError, IndexMissingError
+from drrag_cli.errors import IndexDamagedError, IndexMismatchError, IndexMissingError
 from drrag_cli.index import layout
 
 if TYPE_CHECKING:
+    from drrag_cli.config import Settings
     from drrag_cli.index.bm25 import BM25Index
     from drrag_cli.index.dense import DenseIndex
     from drrag_cli.index.store import PassageStore
@@ -51,8 +49,7 @@ def read_live(root: Path) -> tuple[Path, dict[str, Any]]:
 def require_files(gen: Path, manifest: dict[str, Any]) -> None:
     """Every file of the generation is there: a search that would not open the missing one
     (BM25 only, with dense.hnsw gone) still says the index is damaged. A stat each."""
-    local = (manifest.get("backend") or {}).get("name", "local") == "local"
-    for part, path in ((STORE, STORE), (BM25, f"{BM25}/meta.json"), (DENSE, DENSE))[: 3 if local else 1]:
+    for part, path in ((STORE, STORE), (BM25, f"{BM25}/meta.json"), (DENSE, DENSE))[: 3 if is_local(manifest) else 1]:
         if not (gen / path).is_file():
             raise layout.damaged(gen.parent, f"{gen.name}/{part} is missing")
 
@@ -71,6 +68,32 @@ def read_manifest(gen: Path) -> dict[str, Any]:
     if problem:
         raise layout.damaged(gen.parent, f"{where} {problem}")
     return manifest
+
+
+def check_compatible(manifest: dict[str, Any], settings: Settings, root: Path, *, writing: bool = True) -> None:
+    """Refuse to mix embeddings or chunkings: one clear error suggesting --rebuild.
+
+    Readers only need the same embedding model (queries must live in the passages'
+    vector space); a different chunk size matters only when adding passages.
+    """
+    emb = manifest.get("embedding", {})
+    chunk = manifest.get("chunking", {})
+    if manifest.get("format_version") != layout.FORMAT_VERSION:
+        raise IndexMismatchError(
+            f"index at {root} has format {manifest.get('format_version')}, this drrag reads "
+            f"{layout.FORMAT_VERSION}; rebuild it with `drrag index --rebuild PATH...`"
+        )
+    if emb.get("model") != settings.embedding.model:
+        raise IndexMismatchError(
+            f"index at {root} was built with embedding model {emb.get('model')!r} "
+            f"(dim {emb.get('dim')}), settings ask for {settings.embedding.model!r}; "
+            "re-run `drrag index --rebuild PATH...` or set embedding.model back"
+        )
+    if writing and chunk.get("chunk_words") != settings.index.chunk_words:
+        raise IndexMismatchError(
+            f"index at {root} was chunked with chunk_words={chunk.get('chunk_words')}, settings "
+            f"say {settings.index.chunk_words}; re-run `drrag index --rebuild PATH...`"
+        )
 
 
 def _manifest_problem(manifest: Any) -> str | None:  # noqa: ANN401 - whatever the JSON held
@@ -124,13 +147,18 @@ def inspect_live(root: Path) -> Live:
     return Live(gen, manifest)
 
 
-def check_parts(gen: Path, manifest: dict[str, Any], *, thorough: bool = False) -> list[str]:
-    """Each part opened as a reader opens it, its count compared with the manifest's; one
-    line per part (raises at the first damaged one)."""
-    lines = [check_store(gen, manifest, thorough=thorough)]
-    if (manifest.get("backend") or {}).get("name", "local") == "local":
-        lines += [check_bm25(gen, manifest), check_dense(gen, manifest)]
-    return lines
+def check_parts(gen: Path, manifest: dict[str, Any], *, thorough: bool = False) -> None:
+    """Each part opened as a reader opens it, its count compared with the manifest's
+    (raises at the first damaged one)."""
+    check_store(gen, manifest, thorough=thorough)
+    if is_local(manifest):
+        check_bm25(gen, manifest)
+        check_dense(gen, manifest)
+
+
+def is_local(manifest: dict[str, Any] | None) -> bool:
+    """Whether the generation's BM25 and HNSW are files of its own (not Milvus)."""
+    return layout.backend_of(manifest) == "local"
 
 
 def check_store(gen: Path, manifest: dict[str, Any], *, thorough: bool = False) -> str:
@@ -264,63 +292,3 @@ def check_cache(root: Path) -> str:
     except sqlite3.Error as exc:
         raise layout.damaged(root, f"the embedding cache {CACHE} cannot be read ({_why(exc)})") from exc
     return f"{CACHE}: {rows} vectors"
-
-
-def refill_cache(root: Path, live: Live, model_id: str, dim: int) -> int:
-    """After a damaged cache was set aside: the vectors of a whole live generation built by
-    the same model, put back into a new cache from its dense.hnsw (what the cache held for
-    them, renormalised by hnswlib: within 1e-7), so a repair embeds only what is new.
-    Returns how many; 0 when there is no such generation."""
-    from drrag_cli.index.vectors import VectorCache
-
-    emb = (live.manifest or {}).get("embedding", {})
-    usable = live.gen is not None and live.damage is None and (emb.get("model_id"), emb.get("dim")) == (model_id, dim)
-    if not usable or (live.manifest or {}).get("backend", {}).get("name", "local") != "local":
-        return 0
-    assert live.gen is not None and live.manifest is not None
-    store = open_store(live.gen)
-    try:
-        rows = store.conn.execute("SELECT id, content_hash FROM passages ORDER BY id").fetchall()
-    finally:
-        store.close()
-    dense = open_dense(live.gen, dim, len(rows))
-    cache = VectorCache(root / CACHE, model_id, dim)
-    try:
-        for start in range(0, len(rows), 2000):
-            chunk = rows[start : start + 2000]
-            cache.put([h for _id, h in chunk], dense.index.get_items([pid for pid, _h in chunk]))
-    finally:
-        cache.close()
-    return len({h for _id, h in rows})
-
-
-# -- setting a damaged part aside -------------------------------------------------------
-class SetAside:
-    """Moves the damaged parts a run finds into one new ``damaged-<n>/`` folder of the
-    index (made on the first move), never deleting them."""
-
-    def __init__(self, root: Path) -> None:
-        self.root = root
-        self.folder: Path | None = None
-
-    def move(self, *paths: Path) -> Path:
-        folder = self._folder()
-        for path in paths:
-            if path.exists():
-                os.replace(path, folder / path.name)
-        layout.fsync_dir(self.root)
-        return folder
-
-    def keep_copy(self, path: Path) -> Path:
-        """A copy of ``path`` (a small file about to be replaced atomically, e.g. CURRENT)."""
-        folder = self._folder()
-        if path.is_file():
-            (folder / path.name).write_bytes(path.read_bytes())
-        return folder
-
-    def _folder(self) -> Path:
-        if self.folder is None:
-            taken = [int(p.name[8:]) for p in self.root.glob("damaged-*") if p.name[8:].isdigit()]
-            self.folder = self.root / f"damaged-{max(taken, default=0) + 1}"
-            self.folder.mkdir()
-        return self.folder

@@ -8,6 +8,7 @@
       gen-000004/      a complete, immutable index: manifest.json, store.sqlite,
                        bm25/ (tantivy), dense.hnsw (hnswlib)
       gen-000005.tmp/  a build in progress (deleted if found stale)
+      damaged-1/       parts a repair set aside (index/health.py); never pruned, the user's to delete
 
 A build writes a whole new generation into a `.tmp` folder, fsyncs it, renames it, then
 swaps CURRENT with os.replace. Readers resolve CURRENT once and only ever see complete
@@ -19,6 +20,8 @@ A build that fails removes its staging folder itself; what a killed one leaves b
 (a `.tmp` folder, a renamed generation CURRENT never pointed to, a half-written
 `.CURRENT.<pid>.tmp`) is removed by the next writer, under the lock. A full disk, from
 whichever part hit it (SQLite, tantivy, hnswlib, a plain write), is one user error.
+A CURRENT that does not name a generation is a damaged index, said with its repair:
+readers get the error, writers rebuild (:mod:`drrag_cli.index.health`).
 """
 
 from __future__ import annotations
@@ -41,9 +44,7 @@ from drrag_cli.errors import DiskFullError, DrragError, IndexBusyError, IndexDam
 FORMAT_VERSION = 1
 CURRENT = "CURRENT"
 MANIFEST = "manifest.json"
-
-
-GENERATION = re.compile(r"gen-\d{6}")
+GENERATION = re.compile(r"gen-\d{6,}")  # next_generation_name's, which grows past a million
 
 
 def current_generation(root: Path) -> Path | None:
@@ -93,6 +94,11 @@ def _require_folder(root: Path) -> None:
 def read_manifest(gen: Path) -> dict[str, Any]:
     with open(gen / MANIFEST, encoding="utf-8") as fh:
         return json.load(fh)
+
+
+def backend_of(manifest: dict[str, Any] | None) -> str:
+    """The backend a generation was written for (generations before the seam are local)."""
+    return str(((manifest or {}).get("backend") or {}).get("name", "local"))
 
 
 def damaged(root: Path, what: str) -> IndexDamagedError:

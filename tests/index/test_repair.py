@@ -181,6 +181,20 @@ def test_damaged_vector_cache_is_named_and_set_aside(case: str, cli, ix: Path, b
     _search_works(cli, ix)
 
 
+@pytest.mark.parametrize("case", list(CACHE_DAMAGE))
+def test_incremental_index_repairs_the_vector_cache_too(case: str, cli, ix: Path, built) -> None:  # noqa: ANN001
+    """Nothing changed in the files, but the cache is damaged: set aside and refilled
+    from the live HNSW, no generation written; the next change embeds only itself."""
+    corpus = built[0]
+    CACHE_DAMAGE[case](ix)
+    code, out, err = cli("index", str(corpus), "--index", str(ix), "--json")
+    report = json.loads(out)
+    assert code == 0 and not report["published"], err
+    (repaired,) = report["repaired"]
+    assert "vectors.sqlite" in repaired and "taken back" in repaired
+    assert all(c.ok for c in _doctor(ix).checks)
+
+
 def test_damaged_vector_cache_and_generation_embed_again(cli, ix: Path, built) -> None:  # noqa: ANN001
     """Nothing whole to take vectors back from: they are computed again, the same ones."""
     corpus = built[0]
@@ -228,7 +242,7 @@ def test_index_that_is_a_file_or_not_an_index(cli, tmp_path: Path, built) -> Non
 def test_a_kill_before_the_damaged_generation_is_moved_leaves_a_usable_index(ix: Path, built, monkeypatch) -> None:  # noqa: ANN001
     """The repair publishes first and sets the damaged generation aside after: a kill in
     between (here: the move fails) leaves the repaired generation live."""
-    from drrag_cli.index import health
+    from drrag_cli.index import repair
 
     corpus = built[0]
     damaged = _live(ix)
@@ -237,7 +251,7 @@ def test_a_kill_before_the_damaged_generation_is_moved_leaves_a_usable_index(ix:
     def killed(self, *paths):  # noqa: ANN001, ANN202
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(health.SetAside, "move", killed)
+    monkeypatch.setattr(repair.SetAside, "move", killed)
     settings = Settings().replace({"index.path": str(ix)})
     with pytest.raises(KeyboardInterrupt):
         Index.build([corpus], settings)
