@@ -3,15 +3,17 @@
 #
 #   bash benchmarks/run_all.sh [STEP...]      default: machine recall answers answers-qwen speed render
 #
-# Steps (expected wall time on 2 cores with the machine to itself; longer when shared):
-#   machine       CPU, flags, cores, RAM, versions -> out/machine.json                      (~1 s)
-#   recall        drrag eval --no-llm, SM / QDC / CFS at k = 3,4,6, six sets -> out/recall/  (~25 min; 2wiki
-#                 train500 is half of it; each set's corpus is embedded once into ~/.cache/drrag/eval)
-#   answers       drrag eval, CFS k = 4, the embedded Gemma, six sets -> out/answers-gemma/ (~60 min)
+# Steps and their wall time. Measured: recall took 1,658 s for MuSiQue dev100 and 1,618 s for 2Wiki
+# dev182 (their corpora embedded first) on 2 cores shared with five other jobs (load average ~10);
+# the rest are estimates for 2 cores with the machine to itself.
+#   machine       CPU, flags, cores, RAM, versions -> out/machine.json                      (~1 s, measured)
+#   recall        drrag eval --no-llm, SM / QDC / CFS at k = 3,4,6, six sets -> out/recall/  (~3-4 h shared,
+#                 ~1 h alone; each corpus is embedded once into ~/.cache/drrag/eval, then reused)
+#   answers       drrag eval, CFS k = 4, the embedded Gemma, six sets -> out/answers-gemma/ (~1 h alone)
 #   answers-qwen  the same with Qwen2.5-Coder-1.5B, skipped unless its GGUF is installed    (~4 h)
 #                 (drrag models install qwen2.5-coder-1.5b) -> out/answers-qwen/
 #   speed         index rate, warm / cold ask, peak RSS -> out/speed/                         (~15 min)
-#   render        docs/BENCHMARKS.md from out/ (a missing output renders as "not run")        (~1 s)
+#   render        docs/BENCHMARKS.md from out/ (a missing output renders as "not run")        (~1 s, measured)
 #
 # Environment: PY and DRRAG (default .venv/bin/...), DATA (the QA sets, default ../shared/data),
 # OUT (default benchmarks/out), SETS (only these sets, e.g. SETS="musique-dev100 2wiki-dev182").
