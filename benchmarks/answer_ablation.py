@@ -12,12 +12,12 @@ import argparse
 
 
 def main() -> None:
-    import drrag_cli.generate.answer as answer_module
+    import drrag_cli.answer.answer as answer_module
+    from drrag_cli.answer import prompts
     from drrag_cli.config import Settings
     from drrag_cli.evaluate.datasets import load_dataset
     from drrag_cli.evaluate.metrics import exact_match, f1_score
     from drrag_cli.evaluate.runner import dataset_pipeline
-    from drrag_cli.generate import prompts
 
     parser = argparse.ArgumentParser()
     parser.add_argument("questions")

@@ -4,7 +4,7 @@ Measures, as whole processes on this machine, for ``embedding.runtime: auto`` (q
 verified ONNX export) and ``embedding.runtime: torch`` (today's sentence-transformers path):
   1. cold `drrag ask` on the sample corpus, embedded defaults: median of 7 wall times, each
      run a different QUESTIONS.md question (the same question again would find its whole
-     prompt in the stored KV state, see drrag_cli/generate/kv_cache.py); once more with
+     prompt in the stored KV state, see drrag_cli/llm/kv_cache.py); once more with
      the stored state deleted before every run (a first ask after install);
   2. cold `drrag search --mode hybrid`: median of 7;
   3. peak RSS of each cold command (``/usr/bin/time -v``, "Maximum resident set size");

@@ -1,4 +1,4 @@
-"""What holding a free answer to the fed text costs (generate/sampling.SpanOnly), in-process.
+"""What holding a free answer to the fed text costs (llm/sampling.SpanOnly), in-process.
 
 Builds the processor over the first 1,500 characters of five sample-corpus profiles (as
 the answer prompt shows them) and times it (median of 10), then one logits step over the
@@ -15,10 +15,10 @@ from pathlib import Path
 
 import numpy as np
 
+from drrag_cli.answer.prompts import document_lines
 from drrag_cli.config import Settings
-from drrag_cli.generate.llm import LocalLLM
-from drrag_cli.generate.prompts import document_lines
-from drrag_cli.generate.sampling import SpanOnly, end_tokens
+from drrag_cli.llm.llm import LocalLLM
+from drrag_cli.llm.sampling import SpanOnly, end_tokens
 
 REPO = Path(__file__).resolve().parents[1]
 

@@ -25,10 +25,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from drrag_cli.answer import prompts  # noqa: E402
+from drrag_cli.answer.answer import generate_answer  # noqa: E402
 from drrag_cli.config import LLMSettings  # noqa: E402
-from drrag_cli.generate import prompts  # noqa: E402
-from drrag_cli.generate.answer import generate_answer  # noqa: E402
-from drrag_cli.generate.llm import LocalLLM  # noqa: E402
+from drrag_cli.llm.llm import LocalLLM  # noqa: E402
 from drrag_cli.types import Passage  # noqa: E402
 
 DEV = Path("/work/shared/data/hotpotqa/dev500.ircot.jsonl")

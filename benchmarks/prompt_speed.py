@@ -5,7 +5,7 @@ setting loads the model once and evaluates the same 600 tokens (sample corpus te
 times from an empty KV cache; prints the median.
 
 With ``--widen`` it compares the embedded Gemma as shipped (Q4_K_M) with its f16-layer copy
-(``llm.f16_layers``, drrag_cli/generate/embedded.py) as an answer uses them: 500 new prompt
+(``llm.f16_layers``, drrag_cli/llm/embedded.py) as an answer uses them: 500 new prompt
 tokens after a 287-token stored prefix, then 10 generated tokens, the two models taking turns
 (``--rounds`` each) so that a busy neighbour slows both alike; prints medians and ratios.
 ``--compare A.gguf B.gguf ...`` does the same for any GGUFs, e.g. copies of the embedded
@@ -83,7 +83,7 @@ TYPES = {"f16": 1, "q4_0": 2, "q8_0": 7}  # llama.cpp's LLAMA_FTYPE_MOSTLY_*
 def write_types(names: list[str], out_dir: Path) -> list[Path]:
     """The embedded GGUF rewritten by llama.cpp's quantizer with every tensor in each type
     (``NAME``) or with the token embedding kept in q8_0 (``NAME+q8e``, as drrag's f16 layers)."""
-    from drrag_cli.generate.embedded import GGML_TYPE_Q8_0, _quantize, default_model_path
+    from drrag_cli.llm.embedded import GGML_TYPE_Q8_0, _quantize, default_model_path
 
     source = default_model_path()
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -109,7 +109,7 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=2)
     args = parser.parse_args()
     if args.widen:
-        from drrag_cli.generate.embedded import default_model_path
+        from drrag_cli.llm.embedded import default_model_path
 
         shipped, wide = default_model_path(), default_model_path(f16_layers=True)
         in_turns({"shipped (Q4_K_M)": shipped, "f16 layers": wide}, args.rounds, args.threads)

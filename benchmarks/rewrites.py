@@ -1,7 +1,7 @@
 """Which questions `answer.mode: decompose` asks about the bridge by name, and how.
 
 Retrieval only (no model): each question is retrieved as `drrag ask -s cfs -k 4` does, and
-the rewrite the answer stage would make (:func:`drrag_cli.generate.decompose.bridged`) is
+the rewrite the answer stage would make (:func:`drrag_cli.answer.hop.decompose.bridged`) is
 printed beside the question, so a rule can be checked over a whole set in a minute
 instead of a model-answered eval.
 
@@ -19,7 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from cfs_misses import cfs_parser, cfs_set  # noqa: E402  (this folder: the same CFS replay setup)
 
-from drrag_cli.generate.decompose import bridged  # noqa: E402
+from drrag_cli.answer.hop.decompose import bridged  # noqa: E402
 
 
 def main() -> None:

@@ -105,7 +105,7 @@ class ClassifierSettings:
 @dataclass(frozen=True)
 class LLMSettings:
     model_path: str = ""  # empty = the embedded Gemma-3-270M GGUF
-    f16_layers: bool = True  # the embedded model's layers widened to f16 once (generate/embedded.py): faster prompts
+    f16_layers: bool = True  # the embedded model's layers widened to f16 once (llm/embedded.py): faster prompts
     n_ctx: Annotated[int, Min(64)] = 2048
     threads: Annotated[int, Min(0)] = 0  # 0 = auto: per answer, the cores no other task is running on
     max_tokens: Annotated[int, Min(1)] = 48
@@ -114,20 +114,20 @@ class LLMSettings:
 
 @dataclass(frozen=True)
 class AnswerSettings:
-    # decompose = ask about the context's bridge entity by name (generate/decompose.py; one LLM call) | one-call
+    # decompose = ask about the context's bridge entity by name (answer/hop/decompose.py; one LLM call) | one-call
     mode: Literal["one-call", "decompose"] = "decompose"
-    # decide "Which … more/first …, A or B?" by comparing the two values the fed text states (generate/compare.py;
-    # no LLM call), not by the model; also a table cell the question names by row and column (generate/tables.py)
-    # and a value stated after the verb of "Where / When / By whom was <Name> born / …?" (generate/statements.py)
+    # decide "Which … more/first …, A or B?" by comparing the two values the fed text states (answer/compare.py;
+    # no LLM call), not by the model; also a table cell the question names by row and column (answer/tables.py)
+    # and a value stated after the verb of "Where / When / By whom was <Name> born / …?" (answer/statements.py)
     compare: bool = True
     # what the model reads: bridge = after a decomposed rewrite, the bridge's document and the
     # passages naming it, else all (HotpotQA q0-99 EM 24 -> 28) | all = every selected document
     # | linked = the hops CFS linked: each dynamic document and its static one (EM 24 -> 21)
     context: Literal["all", "linked", "bridge"] = "bridge"
     # flag passages that address the model, hide those sentences from it, and withhold an
-    # answer found only there (generate/guard.py; benchmarks/hostile_injection.py)
+    # answer found only there (answer/guard.py; benchmarks/hostile_injection.py)
     guard: bool = True
-    copy: bool = True  # a base model's free answer copies the sources' words (generate/sampling.SpanOnly)
+    copy: bool = True  # a base model's free answer copies the sources' words (llm/sampling.SpanOnly)
 
 
 @dataclass(frozen=True)

@@ -207,8 +207,8 @@ PROBE = (
 def _llm(settings: Settings) -> str:
     """Load the GGUF and ask it one question through the real answer prompt, over one
     document that holds the answer: a model that cannot answer it is not usable."""
-    from drrag_cli.generate.answer import generate_answer
-    from drrag_cli.generate.llm import LocalLLM
+    from drrag_cli.answer.answer import generate_answer
+    from drrag_cli.llm.llm import LocalLLM
     from drrag_cli.types import Passage
 
     question, title, text, expected = PROBE

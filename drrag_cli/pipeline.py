@@ -33,7 +33,7 @@ from drrag_cli.select.core import resolve_k1, resolve_per_static
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from drrag_cli.generate.answer import Generator
+    from drrag_cli.answer.answer import Generator
     from drrag_cli.index.api import Index
     from drrag_cli.types import Passage
 
@@ -73,7 +73,7 @@ class Pipeline:
     @property
     def generator(self) -> Generator:
         if self._generator is None:
-            from drrag_cli.generate.llm import LocalLLM
+            from drrag_cli.llm.llm import LocalLLM
 
             self._generator = LocalLLM(self.settings.llm)
         return self._generator
@@ -169,7 +169,7 @@ class Pipeline:
                 "answer_max_tokens": self.settings.llm.max_tokens,
                 "on_token": on_token,
             }
-        from drrag_cli.generate.statements import said_as
+        from drrag_cli.answer.statements import said_as
 
         query = said_as(question)  # "Where is Aiko Tanabe from?" finds where she "was born"
         ctx = RunContext(
@@ -236,11 +236,11 @@ class Pipeline:
     def _hold_out(
         self, question: str, plan: Plan, params: Params, dslr_threshold: float | None, retrieval: RetrievalResult
     ) -> tuple[RetrievalResult, list[Any]]:
-        """Documents with a passage that addresses the model (:mod:`drrag_cli.generate.guard`)
+        """Documents with a passage that addresses the model (:mod:`drrag_cli.answer.guard`)
         are held out whole (their other passages were written by the same hand), and the
         strategy runs again without them, so the documents they displaced come back. At
         most twice: the second run may surface other hostile documents."""
-        from drrag_cli.generate.guard import suspicions
+        from drrag_cli.answer.guard import suspicions
 
         held: list[Any] = []
         excluded: frozenset[int] = frozenset()
@@ -273,9 +273,9 @@ class Pipeline:
     ) -> tuple[str, list[Passage]]:
         """(the question about the bridge by name, the passages to answer it from), or the
         question and passages as they are when the context has no bridge or the question
-        cannot be rewritten (:func:`~drrag_cli.generate.decompose.bridged`)."""
-        from drrag_cli.generate.decompose import bridge_context, bridged
-        from drrag_cli.generate.statements import said_as
+        cannot be rewritten (:func:`~drrag_cli.answer.hop.decompose.bridged`)."""
+        from drrag_cli.answer.hop.decompose import bridge_context, bridged
+        from drrag_cli.answer.statements import said_as
 
         found = bridged(question, retrieval.documents, self._aliases(retrieval.documents))
         if not found:
@@ -322,9 +322,9 @@ class Pipeline:
     ) -> AskResult:
         """Retrieve as the plan says, then answer with one LLM call (unless the strategy
         answered itself, as Adaptive-Note does)."""
-        from drrag_cli.generate.answer import generate_answer
-        from drrag_cli.generate.llm import preloading
-        from drrag_cli.generate.prompts import where_question
+        from drrag_cli.answer.answer import generate_answer
+        from drrag_cli.answer.prompts import where_question
+        from drrag_cli.llm.llm import preloading
 
         question = checked_question(question, self.settings, self.count_tokens)
         plan = self.plan(strategy)

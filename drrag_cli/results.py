@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from drrag_cli.generate.answer import Answer
+    from drrag_cli.answer.answer import Answer
     from drrag_cli.retrieve.context import RetrievalResult
     from drrag_cli.types import Passage
 
@@ -22,7 +22,7 @@ class AskResult:
     tokens_fed: int = 0  # LLM tokens of the passage texts the answer prompt holds
 
     @property
-    def note(self) -> Any:  # generate.note.NoteResult, when the strategy was note
+    def note(self) -> Any:  # retrieve.note.loop.NoteResult, when the strategy was note
         return self.retrieval.note
 
     @property

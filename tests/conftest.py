@@ -121,7 +121,7 @@ def eval_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.Mon
     """A session-wide XDG cache for eval tests (the tiny corpus is indexed once, as users
     get it) that shares the real cache's models folder, so the embedded GGUF (which eval
     uses to count tokens) is not assembled again into a temp dir."""
-    from drrag_cli.generate.llm import default_model_path
+    from drrag_cli.llm.llm import default_model_path
 
     real_models = default_model_path().parent  # before XDG_CACHE_HOME moves
     cache = tmp_path_factory.getbasetemp() / "eval-cache"

@@ -21,7 +21,7 @@ from tests.test_pipeline import CountingLLM
 
 @pytest.fixture(scope="module")
 def pipeline(tmp_path_factory: pytest.TempPathFactory) -> tuple[Pipeline, CountingLLM]:
-    from drrag_cli.generate.llm import LocalLLM
+    from drrag_cli.llm.llm import LocalLLM
 
     root = tmp_path_factory.mktemp("methods")
     settings = Settings().replace(

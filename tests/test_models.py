@@ -46,7 +46,7 @@ def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def test_install_joins_verifies_and_is_then_the_best(cache: Path) -> None:
-    from drrag_cli.generate.llm import LocalLLM
+    from drrag_cli.llm.llm import LocalLLM
 
     assert models.best_model_path() is None  # nothing installed: the embedded model
     calls: list = []

@@ -41,7 +41,7 @@ class CountingLLM:
 
 @pytest.fixture(scope="module")
 def pipeline(tmp_path_factory: pytest.TempPathFactory) -> tuple[Pipeline, CountingLLM]:
-    from drrag_cli.generate.llm import LocalLLM
+    from drrag_cli.llm.llm import LocalLLM
 
     root = tmp_path_factory.mktemp("ask")
     corpus = write(root / "corpus")

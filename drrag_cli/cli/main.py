@@ -128,9 +128,9 @@ def _usage_line(err: Exception) -> str:
 
 def _settle() -> None:
     """Let a model load that is still running end before an error is printed: it silences
-    stderr while it runs (:func:`drrag_cli.generate.llm.wait_for_loads`). Nothing to wait
+    stderr while it runs (:func:`drrag_cli.llm.llm.wait_for_loads`). Nothing to wait
     for unless the LLM module was imported."""
-    llm = sys.modules.get("drrag_cli.generate.llm")
+    llm = sys.modules.get("drrag_cli.llm.llm")
     if llm is not None:
         llm.wait_for_loads()
 

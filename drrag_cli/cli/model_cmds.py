@@ -130,11 +130,11 @@ def doctor(index: IndexOpt = None, config: ConfigOpt = None, json_out: JsonOpt =
 
 def models_list(json_out: JsonOpt = False) -> None:
     """The GGUFs drrag can install, and which are installed (strongest first)."""
-    from drrag_cli.generate.embedded import SUFFIX
+    from drrag_cli.llm.embedded import SUFFIX
     from drrag_cli.models import EMBEDDED, catalogue, models_dir
 
     rows = catalogue()
-    copies = sorted(models_dir().glob(f"*{SUFFIX}"))  # llm.f16_layers (generate/embedded.py)
+    copies = sorted(models_dir().glob(f"*{SUFFIX}"))  # llm.f16_layers (llm/embedded.py)
     if json_out:
         print_json({"models": rows, "embedded": EMBEDDED, "embedded_f16_copy": [str(p) for p in copies]})
         return

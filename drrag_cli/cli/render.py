@@ -194,8 +194,8 @@ def _print_warnings(answer: Any, question: str, console: Console) -> None:
             highlight=False,
         )
     if not answer.supported and answer.passages:
-        from drrag_cli.generate.prompts import FALLBACK_ANSWER
-        from drrag_cli.generate.support import echoes_either, fed_texts, is_supported
+        from drrag_cli.answer.prompts import FALLBACK_ANSWER
+        from drrag_cli.answer.support import echoes_either, fed_texts, is_supported
 
         if answer.text == FALLBACK_ANSWER:  # nothing to trust or distrust: say why there is no answer
             why = "the model's own answer was not in them" if answer.strayed else "the model found none in them"

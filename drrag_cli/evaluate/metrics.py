@@ -144,8 +144,8 @@ def summarise(rows: Iterable[Mapping[str, float]]) -> dict[str, float]:
 
 
 def answer_fields(answer: Any, question: str, golds: Sequence[str]) -> dict[str, Any]:  # noqa: ANN401
-    """An eval record's fields for ``answer`` (a :class:`~drrag_cli.generate.answer.Answer`;
-    not imported: the generate package imports this one) to ``question``: the text, its
+    """An eval record's fields for ``answer`` (a :class:`~drrag_cli.answer.answer.Answer`;
+    not imported: the answer package imports this one) to ``question``: the text, its
     scores against ``golds``, and how it was reached."""
     fields: dict[str, Any] = {"answer": answer.text, "trimmed": len(answer.trimmed), "supported": answer.supported}
     fields["confidence"] = None if answer.confidence is None else round(answer.confidence, 4)

@@ -101,8 +101,8 @@ class RetrievalResult:
     rewrites: Any = None  # DMQR: retrieve.rewrite.Rewrites, when the first stage was rewritten
     refined: Any = None  # DSLR: refine.dslr.RefineResult, when the passages were refined
     llm_calls: int = 0  # LLM calls spent before the answer (rewrites, notes)
-    answer: Any = None  # generate.answer.Answer, when the strategy answers itself (Adaptive-Note)
-    note: Any = None  # generate.note.NoteResult of Adaptive-Note
+    answer: Any = None  # answer.answer.Answer, when the strategy answers itself (Adaptive-Note)
+    note: Any = None  # retrieve.note.loop.NoteResult of Adaptive-Note
 
     @property
     def passages(self) -> list[Passage]:
@@ -334,7 +334,7 @@ class RunContext:
         """When the question names a version that no fed passage dates, the first fed
         document's passage that does, after that document's passages: "When was Heron 1.0.0
         released?" found the changelog by its 0.9.0 and 1.1.0 sections."""
-        from drrag_cli.generate.statements import named_version, release_dates
+        from drrag_cli.answer.statements import named_version, release_dates
 
         version = named_version(self.question) if documents else None
         if version is None or any(release_dates(d.passage.text, version) for d in documents):

@@ -1,6 +1,6 @@
 """An index view without some passages, so a strategy fills their places with the next
 candidates. The answer guard uses it to hold out passages that address the model
-(:mod:`drrag_cli.generate.guard`) without losing the documents they displaced."""
+(:mod:`drrag_cli.answer.guard`) without losing the documents they displaced."""
 
 from __future__ import annotations
 

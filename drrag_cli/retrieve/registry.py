@@ -25,7 +25,7 @@ BUILTIN: dict[str, str] = {
     "qdc": "drrag_cli.retrieve.strategies:QDC",
     "cfs": "drrag_cli.retrieve.strategies:CFS",
     "cis": "drrag_cli.retrieve.strategies:CIS",
-    "note": "drrag_cli.retrieve.note:Note",
+    "note": "drrag_cli.retrieve.note.strategy:Note",
 }
 _ADDED: dict[str, Any] = {}
 _LOADED: dict[str, Any] = {}

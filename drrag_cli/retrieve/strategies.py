@@ -107,11 +107,11 @@ def _described(question: str, head: str) -> bool:
     value states every content word of a description the question gives after "the" (two
     or three words): "Where was the product designer born?" and Aiko Tanabe's "| **Role** |
     Product designer |", when the first stage found only her prose; fed, the answer stage
-    asks the question about her (generate/decompose.py). Prose does not count: the
+    asks the question about her (answer/hop/decompose.py). Prose does not count: the
     Saltmarsh report's abstract says "embedding model", and fed beside its other passages
     it pushed the infrastructure page out of QUESTIONS.md Q2's context."""
-    from drrag_cli.generate.description import content_words
-    from drrag_cli.generate.tables import key_values
+    from drrag_cli.answer.hop.description import content_words
+    from drrag_cli.answer.tables import key_values
 
     said = [content_words(value) for _key, value, _kind in key_values(head)]
     for found in _THE.finditer(question):
@@ -138,10 +138,10 @@ def _defines(question: str, lead: Selected) -> bool:
 
 def _section(ctx: RunContext, title: str, ids: list[int]) -> int | None:
     """The passage of a named note whose heading fits the question best, when one does
-    (:func:`~drrag_cli.generate.sections.heading_fit`): "What does Tobias Lindqvist work
+    (:func:`~drrag_cli.answer.sections.heading_fit`): "What does Tobias Lindqvist work
     on?" → "## What he works on"; "... do outside work?" → "## Outside work" (two words
     fit, against one)."""
-    from drrag_cli.generate.sections import fitting_section
+    from drrag_cli.answer.sections import fitting_section
 
     found = fitting_section(ctx.question, ((pid, title, p.text) for pid, p in ctx.fetch(ids).items()))
     return found[0] if found is not None else None
@@ -254,7 +254,7 @@ class CFS(BaseStrategy):
         """(static index, candidate id) → the name by which the static document leads to
         the candidate and its distance to the question's words
         (:func:`drrag_cli.select.bridges.names_hop`; ``adds``: :func:`~drrag_cli.retrieve.walks.adds_of`)."""
-        from drrag_cli.generate.prompts import answer_options
+        from drrag_cli.answer.prompts import answer_options
         from drrag_cli.select import bridges
 
         out: dict[tuple[int, int], tuple[str, int]] = {}

@@ -8,7 +8,7 @@ contract was signed by Kestrel Rail, and the client register has a row "| Kestre
 Regional rail operator | Linz |". The relevance classifier, trained on Wikipedia pairs,
 gives such notes low probabilities (0.08 and 0.43 on the sample corpus), yet the link is
 plain text. CFS keeps a named hop whatever its probability (:func:`names_hop`); the answer
-stage rewrites the question with the same kind of names (:mod:`drrag_cli.generate.decompose`).
+stage rewrites the question with the same kind of names (:mod:`drrag_cli.answer.hop.decompose`).
 
 Pure text functions: no index, no model.
 """

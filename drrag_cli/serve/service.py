@@ -170,7 +170,7 @@ class Service:
     # -- lifecycle -------------------------------------------------------------------
     def load(self) -> None:
         """Open the live generation and load every model once (raises the CLI's errors)."""
-        from drrag_cli.generate.llm import LocalLLM
+        from drrag_cli.llm.llm import LocalLLM
         from drrag_cli.select.classifier import RelevanceClassifier
 
         llm = LocalLLM(self.settings.llm)

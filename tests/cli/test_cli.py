@@ -158,8 +158,8 @@ def test_an_error_while_the_model_loads_still_reaches_stderr() -> None:
 
     script = (
         "import threading, time\n"
-        "from drrag_cli.generate.llm import PRELOAD_THREAD\n"
-        "from drrag_cli.generate.perf import quiet_stderr\n"
+        "from drrag_cli.llm.llm import PRELOAD_THREAD\n"
+        "from drrag_cli.llm.perf import quiet_stderr\n"
         "from drrag_cli.cli.main import main\n"
         "def load():\n"
         "    with quiet_stderr():\n"

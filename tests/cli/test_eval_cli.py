@@ -14,7 +14,7 @@ pytestmark = pytest.mark.slow
 
 @pytest.fixture(scope="session")
 def gguf() -> Path:
-    from drrag_cli.generate.llm import default_model_path
+    from drrag_cli.llm.llm import default_model_path
 
     return default_model_path()  # into the real user cache: session fixtures run before `data` moves it
 

@@ -60,7 +60,7 @@ def _table_doc(rows: int) -> str:
 
 
 def test_a_long_table_is_cut_between_rows_and_repeats_its_header() -> None:
-    from drrag_cli.generate.tables import linearise
+    from drrag_cli.answer.tables import linearise
     from drrag_cli.ingest.chunking import markdown_tables
 
     text = _table_doc(60)

@@ -1,0 +1,381 @@
+"""One LLM call (two when the first answer only echoes the question): fit the passages
+into n_ctx, prompt, post-process the answer.
+
+Passages arrive best-first. When the prompt would not fit in ``n_ctx - max_tokens``
+the lowest-ranked passages are dropped (and reported in :attr:`Answer.trimmed`); when
+not even the best one fits, its text is cut to what fits, provided a useful part
+(:data:`MIN_USEFUL_WORDS`) does. Citation numbers are the positions in
+:attr:`Answer.passages`, which is exactly what the prompt numbered ``[1]..[n]``.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from drrag_cli.answer.compare import Comparison, compare
+from drrag_cli.answer.entity import Picked, asked_document
+from drrag_cli.answer.evidence import Evidence, beside_question, evidence
+from drrag_cli.answer.guard import Suspicion, defuse, suspicions
+from drrag_cli.answer.origin import asked_origin, read_origin, same_origin
+from drrag_cli.answer.prompts import (
+    DEFAULT_STYLE,
+    FALLBACK_ANSWER,
+    PromptStyle,
+    answer_options,
+    chat_messages,
+    clean_answer,
+    completion_prompt,
+    document_lines,
+    named_part,
+    place_answer,
+    typed_options,
+)
+from drrag_cli.answer.sections import read_section
+from drrag_cli.answer.shared import shared
+from drrag_cli.answer.statements import read_count, read_definition, read_release, read_statement
+from drrag_cli.answer.support import each_supported, echoes_either, fed_texts, is_supported, supported_part
+from drrag_cli.answer.tables import Lookup, lookup
+from drrag_cli.errors import ModelError
+from drrag_cli.types import Passage
+
+MIN_USEFUL_WORDS = 20
+# never the whole of a copied answer to an open question: a yes/no ("D1NZ is a series based on
+# what technique?" was answered "No") or a pronoun ("Kaiser Ventures was founded by an
+# industrialist who became known as the father of what?" was answered "he", copied mid-sentence)
+NOT_AN_OPEN_ANSWER = ("yes", "no", "he", "she", "it", "they", "him", "her", "his", "its", "them", "their")
+COMPLETION_STOP = ["\n"]
+
+
+class Generator(Protocol):
+    """What :func:`generate_answer` needs from a model (``LocalLLM`` or a test fake)."""
+
+    n_ctx: int
+    max_tokens: int
+
+    @property
+    def has_chat_template(self) -> bool: ...
+
+    def count_tokens(self, text: str) -> int: ...
+
+    def complete(
+        self,
+        prompt: str,
+        *,
+        max_tokens: int,
+        stop: list[str] | None = None,
+        on_token: Callable[[str], None] | None = None,
+        options: Sequence[str] = (),
+        spans: Sequence[str] = (),
+        not_first: Sequence[str] = (),
+        avoid: Sequence[str] = (),
+    ) -> str: ...
+
+    def render_chat(self, messages: list[dict[str, str]]) -> str: ...
+
+    def chat(
+        self,
+        messages: list[dict[str, str]],
+        *,
+        max_tokens: int,
+        on_token: Callable[[str], None] | None = None,
+        options: Sequence[str] = (),
+        avoid: Sequence[str] = (),
+    ) -> str: ...
+
+
+@dataclass
+class Answer:
+    text: str
+    passages: list[Passage]  # in prompt order: citation [i] is passages[i-1]
+    trimmed: list[Passage]  # dropped to fit n_ctx, lowest-ranked first
+    prompt: str  # the exact text sent (rendered chat template or completion prompt)
+    llm_calls: int
+    generate_s: float
+    prompt_tokens: int
+    truncated: bool = False  # the only passage was cut to fit n_ctx
+    raw: str = field(default="", repr=False)  # model output before post-processing
+    asked: str = ""  # the question the model was asked (answer.mode decompose may rewrite it)
+    original: str = ""  # the question as the user wrote it, when ``asked`` is a rewrite of it
+    # passages that address the model: held out of the prompt (shown defused only when
+    # every passage does); not in `passages`, so never cited as a source of the answer
+    suspicious: list[Suspicion] = field(default_factory=list)
+    withheld: str = ""  # an answer found only in text addressed to the model, not shown
+    compared: Comparison | None = None  # a comparison decided in code, not by the model (.compare)
+    looked_up: Lookup | None = None  # a table cell or a stated value read in code, not by the model (.tables)
+    typed: bool = False  # the model could only pick a year or number the fed text states (.prompts)
+    # the lowest probability of a token the model wrote (a free answer from LocalLLM): a weak
+    # signal, in --json and eval records only (docs/BENCHMARKS.md measures how weak)
+    confidence: float | None = None
+    # the model's own choice left the fed text and it was held to copying it (.sampling.SpanOnly)
+    strayed: bool = False
+    # the model copied a sentence; the fed document the question asks for is the answer (.entity)
+    picked: Picked | None = None
+    # the model's first answer, which only echoed the question; the answer is its second
+    # one, which may not start the same way (:func:`answer_again`)
+    reasked: str = ""
+
+    @property
+    def supported(self) -> bool:
+        """Whether the answer is grounded in what the model read (:func:`is_supported`), is
+        more than an echo of the question (:func:`echoes`) and, when the model could only
+        pick a year or number the text states, stands beside the question's words
+        (:func:`.evidence.beside_question`). A copied answer the model strayed from is not,
+        nor the second choice of a model whose first answer only echoed the question: over
+        five benchmark sets 6 of 39 such second answers were right (docs/BENCHMARKS.md). A
+        list decided in code ("director and producer", :mod:`.shared`) is, when each item is."""
+        texts = fed_texts(self.passages)
+        grounded = is_supported(self.text, texts) or (self.compared is not None and each_supported(self.text, texts))
+        if self.strayed or self.reasked or not grounded or self.echoed:
+            return False
+        return not self.typed or beside_question(self.text, self.asked, self.passages)
+
+    @property
+    def echoed(self) -> bool:
+        """The answer only repeats the question (:func:`.support.echoes_either`): as asked, or as the user
+        wrote it before it was asked about the bridge ("Where did the current chair of the
+        Elmstead garden club grow up?", asked as "Where did Marisol Okonkwo grow up?", is
+        not answered "Elmstead garden club")."""
+        return echoes_either(self.text, self.asked, self.original)  # "" echoes nothing
+
+    @property
+    def evidence(self) -> Evidence | None:
+        """The sentence or table row of a cited passage that states a supported answer the
+        model gave (:mod:`.evidence`), or that a value read in code came from (.statements);
+        None for yes/no, an unsupported answer, or a comparison or table cell decided in code
+        (those say what they read)."""
+        table = self.looked_up is not None and self.looked_up.source == "table"
+        if (self.llm_calls == 0 and self.looked_up is None) or self.compared is not None or table or not self.supported:
+            return None
+        return evidence(self.text, self.asked, self.passages)
+
+
+def _docs(passages: Sequence[Passage], flagged: frozenset[int] = frozenset()) -> list[tuple[str, str]]:
+    """(title, text) as the prompt shows them; a flagged passage (``id()`` in ``flagged``)
+    loses what addresses the model."""
+    return [(defuse(p.title), defuse(p.text)) if id(p) in flagged else (p.title, p.text) for p in passages]
+
+
+def _render(llm: Generator, question: str, docs: list[tuple[str, str]], style: PromptStyle) -> str:
+    if llm.has_chat_template:
+        return llm.render_chat(chat_messages(question, docs, style))
+    return completion_prompt(question, docs, style)
+
+
+def _fit(
+    llm: Generator,
+    question: str,
+    passages: Sequence[Passage],
+    budget: int,
+    style: PromptStyle,
+    flagged: frozenset[int] = frozenset(),
+) -> tuple[int, list[tuple[str, str]], str, int]:
+    """(passages kept, the (title, text) docs in the prompt, the prompt, its tokens)."""
+    for keep in range(len(passages), 0, -1):
+        docs = _docs(passages[:keep], flagged)
+        prompt = _render(llm, question, docs, style)
+        tokens = llm.count_tokens(prompt)
+        if tokens <= budget:
+            return keep, docs, prompt, tokens
+    title, text = _docs(passages[:1], flagged)[0]
+    words = text.split()
+    low, high, found = min(MIN_USEFUL_WORDS, len(words)), len(words) - 1, None
+    while low <= high:  # largest word prefix of the best passage that still fits
+        mid = (low + high) // 2
+        docs = [(title, " ".join(words[:mid]) + " …")]
+        prompt = _render(llm, question, docs, style)
+        tokens = llm.count_tokens(prompt)
+        if tokens <= budget:
+            found, low = (docs, prompt, tokens), mid + 1
+        else:
+            high = mid - 1
+    if found is None:
+        raise ModelError(
+            f"n_ctx {llm.n_ctx} is too small for even one passage; raise llm.n_ctx (or lower llm.max_tokens)"
+        )
+    return 1, *found
+
+
+def generate_answer(
+    llm: Generator,
+    question: str,
+    passages: Sequence[Passage],
+    *,
+    max_tokens: int | None = None,
+    on_token: Callable[[str], None] | None = None,
+    style: PromptStyle = DEFAULT_STYLE,
+    guard: bool = True,
+    decide_comparisons: bool = True,
+    rewritten_from: str = "",
+    copy: bool = True,
+) -> Answer:
+    """Answer ``question`` from ``passages`` (best-first) with exactly one LLM call.
+
+    With no passages, the fallback comes back with no call (``llm_calls == 0``). ``style``
+    swaps the instruction and few-shot examples (``benchmarks/prompt_eval.py``). With
+    ``guard``, passages that address the model (:mod:`.guard`) are held out of the prompt
+    (when all do, shown with those sentences removed); an answer only they could give is
+    withheld. With ``decide_comparisons``, a comparison the fed text decides (:func:`decided_comparison`)
+    or a value it states (:func:`read_in_code`) is the answer; a year or "how many" question
+    gets one the fed text states and the question does not (.prompts; ``typed``)."""
+    max_tokens = max_tokens if max_tokens is not None else llm.max_tokens
+    if not passages:
+        return Answer(FALLBACK_ANSWER, [], [], "", 0, 0.0, 0)
+    suspicious = suspicions(passages) if guard else []
+    flagged = frozenset(id(s.passage) for s in suspicious)
+    shown = [p for p in passages if id(p) not in flagged] or list(passages)
+    keep, docs, prompt, tokens = _fit(llm, question, shown, llm.n_ctx - max_tokens, style, flagged)
+    trimmed = list(reversed(shown[keep:]))  # lowest-ranked first
+    stream = None if suspicious else on_token  # with a hostile passage around, show the checked answer
+    start = time.perf_counter()
+    options = answer_options(question) if style.constrain else ()
+    compared = decided_comparison(question, options, docs) if decide_comparisons else None
+    looked = read_in_code(question, docs) if decide_comparisons and not options and compared is None else None
+    if compared is not None or looked is not None:
+        seconds = time.perf_counter() - start
+        decided = _decided(question, list(shown[:keep]), trimmed, suspicious, seconds, compared, looked, rewritten_from)
+        return _streamed(decided, on_token)
+    fed = [f"{title} {text}" for title, text in docs]
+    allowed = options or (typed_options(f"{question} {rewritten_from}", fed) if style.constrain else ())
+    raw = _ask_model(llm, question, docs, prompt, max_tokens, stream, allowed, style, copy)
+    asked = (question, rewritten_from)  # an answer that only echoes it is asked for once more
+    raw, reasked, calls = _unless_echo(llm, asked, (docs, fed), prompt, max_tokens, raw, style, copy, allowed)
+    elapsed = time.perf_counter() - start
+    text, picked = _answer_text(question, raw, fed, docs, pick=decide_comparisons and not allowed)
+    withheld = ""
+    if suspicious and text not in options and not is_supported(text, fed):
+        withheld, text = text, FALLBACK_ANSWER  # only the removed instructions could have said it
+    if on_token is not None and stream is None:
+        on_token(text)
+    truncated = docs[-1][1] != _docs(shown[keep - 1 : keep], flagged)[0][1]
+    call = getattr(llm, "last_call", None)
+    return Answer(
+        text=text, passages=list(shown[:keep]), trimmed=trimmed, prompt=prompt, llm_calls=calls, generate_s=elapsed,
+        prompt_tokens=tokens, truncated=truncated, raw=raw, asked=question, original=rewritten_from,
+        suspicious=suspicious, withheld=withheld,
+        typed=bool(allowed) and not options, confidence=getattr(call, "least_prob", None),
+        strayed=getattr(call, "strayed", False) and picked is None, picked=picked, reasked=reasked,
+    )  # fmt: skip
+
+
+def _streamed(answer: Answer, on_token: Callable[[str], None] | None) -> Answer:
+    """``answer``, its text given to ``on_token`` first (an answer decided without streaming)."""
+    if on_token is not None:
+        on_token(answer.text)
+    return answer
+
+
+def _unless_echo(
+    llm: Generator, asked: tuple[str, str], fed: tuple[list[tuple[str, str]], list[str]], prompt: str,
+    max_tokens: int, raw: str, style: PromptStyle, copy: bool, allowed: Sequence[str],
+) -> tuple[str, str, int]:
+    """(the raw answer, the echo it replaced or "", the model calls spent): a free first
+    answer (no ``allowed`` options) that only echoes the question is asked once more
+    (:func:`answer_again`). ``fed``: the prompt's (title, text) docs and their joined texts."""
+    question, original = asked
+    docs, texts = fed
+    echo = _cleaned(question, raw, texts)
+    if allowed or not echoes_either(echo, question, original):
+        return raw, "", 1
+    first = getattr(llm, "last_call", None)
+    again = _ask_model(llm, question, docs, prompt, max_tokens, None, (), style, copy, avoid=(raw,))
+    return (*answer_again((raw, echo), again, asked, texts, first, llm), 2)
+
+
+def answer_again(
+    first_answer: tuple[str, str], again: str, asked: tuple[str, str], fed: list[str], first: object, llm: Generator
+) -> tuple[str, str]:
+    """(the raw answer to keep, the echo it replaced or ""). A first answer that only echoed
+    the question ("Whose sister played Susie in Miracle on 34th Street?" → "Susie"; raw and
+    cleaned in ``first_answer``) was asked once more, the model barred from starting it the
+    same way (:class:`.sampling.Avoid`); the second answer stands when it is something and
+    no echo itself, else the first stands, with its own call's record (``llm.last_call``)
+    put back. ``asked``: the question as asked and as the user wrote it (:func:`echoes_either`)."""
+    question, original = asked
+    raw, echo = first_answer
+    text = _cleaned(question, again, fed)
+    if text and text != FALLBACK_ANSWER and not echoes_either(text, question, original):
+        return again, echo
+    if first is not None and hasattr(llm, "last_call"):
+        llm.last_call = first  # type: ignore[attr-defined]
+    return raw, ""
+
+
+def _cleaned(question: str, raw: str, fed: list[str]) -> str:
+    """The model's answer cleaned and cut to what the fed text supports."""
+    return supported_part(named_part(question, place_answer(question, clean_answer(raw))), fed)
+
+
+def _answer_text(
+    question: str, raw: str, fed: list[str], docs: list[tuple[str, str]], *, pick: bool
+) -> tuple[str, Picked | None]:
+    """The model's answer cleaned and cut to what the fed text supports; with ``pick``, a
+    copied sentence gives way to the fed document the question asks for (:mod:`.entity`)."""
+    text = _cleaned(question, raw, fed)
+    picked = asked_document(question, text, docs) if pick else None
+    return (picked.document, picked) if picked is not None else (text, None)
+
+
+def decided_comparison(question: str, options: Sequence[str], docs: list[tuple[str, str]]) -> Comparison | None:
+    """Two stated values compared (:func:`.compare.compare`), two named sides'
+    nationalities for a yes/no question (:func:`.origin.same_origin`) or a "what nationality"
+    one (:func:`.origin.asked_origin`), or what two named sides share (:func:`.shared.shared`)."""
+    return (
+        compare(question, options, docs)
+        or same_origin(question, options, docs)
+        or asked_origin(question, docs)
+        or (None if options else shared(question, docs))
+    )
+
+
+def read_in_code(question: str, docs: list[tuple[str, str]]) -> Lookup | None:
+    """A table cell the question names (:func:`.tables.lookup`), else a value a fed sentence
+    states after the question's verb (:func:`.statements.read_statement`) or before the noun
+    it counts (:func:`.statements.read_count`), the date a changelog writes after the
+    version asked about (:func:`.statements.read_release`), what a sentence says the asked
+    name is (:func:`.statements.read_definition`), or the first sentence of the named
+    note's section whose heading the question says (:func:`.sections.read_section`), or
+    the one named document's nationality (:func:`.origin.read_origin`)."""
+    readers = (lookup, read_statement, read_count, read_release, read_definition, read_section, read_origin)
+    return next((found for read in readers if (found := read(question, docs)) is not None), None)
+
+
+def _ask_model(
+    llm: Generator, question: str, docs: list[tuple[str, str]], prompt: str, max_tokens: int,
+    stream: Callable[[str], None] | None, allowed: Sequence[str], style: PromptStyle, copy: bool,
+    avoid: Sequence[str] = (),
+) -> str:
+    """The model call: chat with an instruct model's template, else a completion whose
+    free answer (no ``allowed`` options) is copied from the fed lines when ``copy``; never
+    starting as an ``avoid`` answer did."""
+    held: dict[str, Sequence[str]] = {"avoid": avoid} if avoid else {}  # a Generator without them still works
+    if llm.has_chat_template:
+        messages = chat_messages(question, docs, style)
+        return llm.chat(messages, max_tokens=max_tokens, on_token=stream, options=allowed, **held)
+    if copy and not allowed:
+        held["spans"] = document_lines(docs)
+        if not answer_options(question):  # "D1NZ is a series based on what technique?" is not answered "No"
+            held["not_first"] = NOT_AN_OPEN_ANSWER
+    return llm.complete(prompt, max_tokens=max_tokens, stop=COMPLETION_STOP, on_token=stream, options=allowed, **held)
+
+
+def _decided(
+    question: str,
+    fed: list[Passage],
+    trimmed: list[Passage],
+    suspicious: list[Suspicion],
+    seconds: float,
+    compared: Comparison | None,
+    looked_up: Lookup | None,
+    original: str = "",
+) -> Answer:
+    """The answer decided in code from the fed text, with no model call: a comparison of
+    two stated values (:func:`.compare.compare`), a table cell or key (:func:`.tables.lookup`)
+    or a stated value (:func:`.statements.read_statement`)."""
+    text = compared.answer if compared is not None else looked_up.answer if looked_up is not None else ""
+    return Answer(
+        text=text, passages=fed, trimmed=trimmed, prompt="", llm_calls=0, generate_s=seconds, prompt_tokens=0,
+        asked=question, original=original, suspicious=suspicious, compared=compared, looked_up=looked_up,
+    )  # fmt: skip

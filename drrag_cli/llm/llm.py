@@ -1,0 +1,359 @@
+"""Local GGUF language model (llama-cpp-python), loaded lazily and once per process.
+
+The embedded default is Gemma-3-270M (:mod:`.embedded`: assembled from its PyPI chunk
+packages once, its layers widened to f16); any other GGUF is used as it is.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import drrag_cli.llm.kv_cache as kv_cache
+from drrag_cli.answer.prompts import DOCS_OPEN
+from drrag_cli.config import LLMSettings
+from drrag_cli.errors import ModelError
+from drrag_cli.llm.embedded import FIX_HINT, default_model_path
+from drrag_cli.llm.perf import CallStats, amx_cpu, cores, plain_cpu_buffers, quiet_stderr, threads_now
+from drrag_cli.llm.sampling import Avoid, SpanOnly, end_tokens, sampling_kwargs
+
+BEST = "best"  # llm.model_path: the strongest installed model (drrag models install NAME)
+_GGUF_MAGIC = b"GGUF"
+
+_DATA_OPEN, _DATA_CLOSE = "\ufdd0", "\ufdd1"  # Unicode noncharacters: placeholders in chat_tokens
+_DATA_RE = re.compile(f"{_DATA_OPEN}(\\d+){_DATA_CLOSE}")
+
+_CACHE: dict[tuple[str, int, int], Any] = {}  # (path, n_ctx, threads) -> llama_cpp.Llama
+_LOCK = threading.Lock()
+
+
+def _check_gguf(path: Path) -> None:
+    if not path.exists():
+        raise ModelError(f"GGUF model {path} not found ({FIX_HINT})")
+    if not path.is_file():
+        raise ModelError(f"GGUF model {path} is not a file ({FIX_HINT})")
+    try:
+        with path.open("rb") as handle:
+            magic = handle.read(4)
+    except OSError as exc:
+        raise ModelError(f"cannot read GGUF model {path}: {exc} ({FIX_HINT})") from exc
+    if magic != _GGUF_MAGIC:
+        raise ModelError(f"{path} is not a GGUF file (no GGUF header; {FIX_HINT})")
+
+
+def resolve_model_path(setting: str) -> Path | None:
+    """``llm.model_path``: "" = the embedded model (None), "best" = the strongest installed
+    catalogue model (:func:`drrag_cli.models.best_model_path`, else the embedded one), or a
+    path to any local .gguf."""
+    if not setting:
+        return None
+    if setting == BEST:
+        from drrag_cli.models import best_model_path
+
+        return best_model_path()
+    return Path(setting).expanduser()
+
+
+def _load(path: Path, n_ctx: int, threads: int) -> Any:
+    key = (str(path.resolve()), n_ctx, threads)
+    with _LOCK:
+        if key in _CACHE:
+            return _CACHE[key]
+        _check_gguf(path)
+        from llama_cpp import Llama  # lazy: heavy native library
+
+        try:
+            with quiet_stderr(), plain_cpu_buffers(amx_cpu()):
+                model = Llama(
+                    model_path=str(path),
+                    n_ctx=n_ctx,
+                    n_threads=threads or cores(),  # 0 = auto: set per completion (threads_now)
+                    verbose=False,
+                )
+        except (ValueError, RuntimeError, OSError) as exc:
+            raise ModelError(f"cannot load GGUF model {path} (corrupt or unsupported: {exc}; {FIX_HINT})") from exc
+        model.drrag_kv_path = kv_cache.state_path(path, n_ctx, amx_cpu())
+        model.drrag_kv_pending = True  # this process may still leave its state for the next
+        with quiet_stderr():
+            model.drrag_prefix = kv_cache.restore(model, model.drrag_kv_path)  # stored: a fixed prefix
+        _CACHE[key] = model
+        return model
+
+
+PRELOAD_THREAD = "drrag-llm-preload"
+
+
+def wait_for_loads() -> None:
+    """Wait for a model that is still loading on a :meth:`LocalLLM.preload` thread.
+    llama.cpp's load silences fd 2 for the whole process (:func:`.perf.quiet_stderr`), so
+    an error line printed meanwhile is lost: an error raised right after retrieval exited 2
+    with nothing on stderr."""
+    for thread in threading.enumerate():
+        if thread.name == PRELOAD_THREAD and thread is not threading.current_thread():
+            thread.join()
+
+
+@contextlib.contextmanager
+def preloading(generator: object) -> Iterator[None]:
+    """Run the block while ``generator`` loads its model on a thread (when it can preload).
+    llama.cpp silences fd 2 while it loads, so a block that fails waits for the load
+    before its error propagates: the error's one line must reach stderr."""
+    preload = getattr(generator, "preload", None)
+    thread = preload() if preload is not None else None
+    try:
+        yield
+    except BaseException:
+        if thread is not None:
+            thread.join()
+        raise
+
+
+class LocalLLM:
+    """A llama.cpp model behind the small interface that :mod:`.answer` needs."""
+
+    def __init__(self, settings: LLMSettings | None = None) -> None:
+        self.settings = settings or LLMSettings()
+        self.n_ctx = self.settings.n_ctx
+        self.max_tokens = self.settings.max_tokens
+        self._path = resolve_model_path(self.settings.model_path)
+        self._model: Any = None
+        self._calls = threading.local()  # last_call per thread: `drrag serve` answers on several
+        self._end_tokens: list[int] | None = None
+        if self._path is not None:
+            _check_gguf(self._path)  # fail early and clearly; loading stays lazy
+
+    @property
+    def last_call(self) -> CallStats | None:
+        """What this thread's latest completion cost (and how sure it was): the request that
+        made it reads it, not one that finished later on another thread."""
+        return getattr(self._calls, "value", None)
+
+    @last_call.setter
+    def last_call(self, stats: CallStats | None) -> None:
+        self._calls.value = stats
+
+    @property
+    def model_path(self) -> Path:
+        if self._path is None:
+            self._path = default_model_path(self.settings.f16_layers)
+        return self._path
+
+    @property
+    def model(self) -> Any:
+        if self._model is None:
+            self._model = _load(self.model_path, self.n_ctx, self.settings.threads)
+        return self._model
+
+    def preload(self) -> threading.Thread:
+        """Start loading the model on a daemon thread, so a cold ``ask`` overlaps the load
+        (~0.5 s) with retrieval. A later :attr:`model` waits for it (``_LOCK``); a failed
+        load is silent here and raised again, with its message, by that later access."""
+
+        def load() -> None:
+            try:
+                self.model  # noqa: B018 — the access loads
+            except Exception:  # noqa: BLE001, S110 — the caller's own access re-raises it
+                pass
+
+        thread = threading.Thread(target=load, name=PRELOAD_THREAD, daemon=True)
+        thread.start()
+        return thread
+
+    @property
+    def has_chat_template(self) -> bool:
+        return bool(self.model.metadata.get("tokenizer.chat_template"))
+
+    def count_tokens(self, text: str) -> int:
+        """Tokens of ``text`` as a prompt (BOS included). Special-token text counts as plain
+        text, as :meth:`complete` tokenises it; a rendered chat prompt is over-counted by a
+        few tokens per turn marker, never under-counted."""
+        return len(self._tokens(text, bos=True))
+
+    def _tokens(self, text: str, *, bos: bool = False, special: bool = False) -> list[int]:
+        return list(self.model.tokenize(text.encode("utf-8", "replace"), add_bos=bos, special=special))
+
+    def complete(
+        self,
+        prompt: str,
+        *,
+        max_tokens: int,
+        stop: list[str] | None = None,
+        on_token: Callable[[str], None] | None = None,
+        options: Sequence[str] = (),
+        spans: Sequence[str] = (),
+        not_first: Sequence[str] = (),
+        avoid: Sequence[str] = (),
+    ) -> str:
+        """Greedy-ish completion of ``prompt``; streams pieces through ``on_token``. With
+        ``options`` a llama.cpp grammar lets the model write only one of them; with
+        ``spans`` (and no options) it may only copy a run of one of those texts, never
+        just a word of ``not_first`` (:meth:`.sampling.SpanOnly.of`), and never start as
+        an ``avoid`` answer did (:class:`.sampling.Avoid`).
+
+        ``prompt`` is tokenised as plain text: a document that contains ``<start_of_turn>``
+        or ``<|im_end|>`` gets the characters, never the model's control token (llama.cpp
+        parses special tokens in a *string* prompt, so token ids are passed instead).
+        """
+        tokens = self._tokens(prompt, bos=True)
+        cut = prompt.rfind(DOCS_OPEN)
+        fixed = kv_cache.common_prefix(self._tokens(prompt[:cut], bos=True), tokens) if cut > 0 else 0
+        return self._generate(tokens, max_tokens, stop, on_token, options, fixed, spans, not_first, avoid)
+
+    def _generate(
+        self,
+        tokens: list[int],
+        max_tokens: int,
+        stop: list[str] | None,
+        on_token: Callable[[str], None] | None,
+        options: Sequence[str],
+        fixed: int = 0,
+        spans: Sequence[str] = (),
+        not_first: Sequence[str] = (),
+        avoid: Sequence[str] = (),
+    ) -> str:
+        """Complete ``tokens``; ``tokens[:fixed]`` (the instruction and examples before the
+        question's documents) is evaluated apart and kept between answers (:func:`.kv_cache.prepare`).
+        A second ask of the same prompt (``avoid``) keeps the cells the first one left and
+        replays only the prompt's last token: ~1 s less per echoed answer on 2 cores."""
+        model = self.model  # loads (quietly) before anything is streamed
+        copy = self._copy_only(spans, len(tokens), not_first) if spans and not options else None
+        shun = Avoid.of(avoid, self._tokens, len(tokens)) if avoid and not options else None
+        kwargs, least = sampling_kwargs(options, self.settings.temperature, copy, shun)
+        kwargs.update(max_tokens=max_tokens, stop=stop or [])
+        keep = _keeps_state(model, tokens, fixed)
+        from llama_cpp import llama_perf_context, llama_perf_context_reset, llama_set_n_threads
+
+        threads = threads_now(self.settings.threads)
+        llama_set_n_threads(model.ctx, threads, threads)
+        start = time.perf_counter()
+        kv_cache.prepare(model, tokens, fixed, again=bool(avoid))
+        reused = min(kv_cache.shared(model, tokens), len(tokens) - 1)  # as llama-cpp-python reuses it
+        llama_perf_context_reset(model.ctx)
+        try:
+            if on_token is None:
+                result = model.create_completion(tokens, **kwargs)
+                text = str(result["choices"][0]["text"])
+            else:
+                pieces: list[str] = []
+                for chunk in model.create_completion(tokens, stream=True, **kwargs):
+                    piece = str(chunk["choices"][0]["text"])
+                    if piece:
+                        pieces.append(piece)
+                        on_token(piece)
+                text = "".join(pieces)
+        except ValueError as exc:  # e.g. "Requested tokens exceed context window"
+            raise ModelError(f"generation failed: {exc} (raise llm.n_ctx)") from exc
+        perf = llama_perf_context(model.ctx)
+        self.last_call = CallStats(
+            prompt_tokens=len(tokens),
+            reused_tokens=reused,
+            evaluated_tokens=perf.n_p_eval,
+            prompt_eval_s=perf.t_p_eval_ms / 1000,
+            generated_tokens=perf.n_eval,
+            generate_eval_s=perf.t_eval_ms / 1000,
+            wall_s=time.perf_counter() - start,
+            threads=threads,
+            least_prob=least.seen if least is not None else None,
+            strayed=copy is not None and copy.strayed,
+        )
+        if keep:
+            kv_cache.save(model, model.drrag_kv_path, fixed)
+        return text
+
+    def _copy_only(self, spans: Sequence[str], prompt_len: int, not_first: Sequence[str]) -> SpanOnly:
+        """The logits processor that holds a free answer to runs of ``spans`` (:class:`.sampling.SpanOnly`)."""
+        model = self.model
+        text_of = lambda t: model.detokenize([t]).decode("utf-8", "replace")  # noqa: E731
+        self._end_tokens = self._end_tokens or end_tokens(self._tokens, model.token_eos())
+        return SpanOnly.of(spans, self._tokens, text_of, self._end_tokens, prompt_len, not_first)
+
+    def render_chat(self, messages: list[dict[str, str]]) -> str:
+        """The GGUF's own chat template applied to ``messages`` (generation prompt added).
+
+        The leading BOS text is dropped because :meth:`complete` adds BOS itself. A
+        template that rejects the system role gets it merged into the first user turn.
+        """
+        template = self.model.metadata.get("tokenizer.chat_template")
+        if not template:
+            raise ModelError(f"{self.model_path} has no chat template; use complete()")
+        from llama_cpp.llama_chat_format import Jinja2ChatFormatter
+
+        bos, eos = self._special_texts()
+        formatter = Jinja2ChatFormatter(template=template, eos_token=eos, bos_token=bos)
+        try:
+            prompt = formatter(messages=messages).prompt
+        except Exception:  # noqa: BLE001 - jinja raise_exception, e.g. "no system role"
+            prompt = formatter(messages=_merge_system(messages)).prompt
+        if bos and prompt.startswith(bos):
+            prompt = prompt[len(bos) :]
+        return prompt
+
+    def chat_tokens(self, messages: list[dict[str, str]]) -> list[int]:
+        """Token ids of the chat prompt: the template's own text with its special tokens,
+        each message's content as plain text (so a passage cannot close a turn or open a
+        new one). The template is rendered around placeholders that are then tokenised
+        apart; a template that rewrites the placeholders gets all-plain tokenisation."""
+        return self._chat_tokens(messages)[0]
+
+    def _chat_tokens(self, messages: list[dict[str, str]]) -> tuple[list[int], int]:
+        """:meth:`chat_tokens` and where the message holding the documents starts (0: none)."""
+        marked = [{**m, "content": f"{_DATA_OPEN}{i}{_DATA_CLOSE}"} for i, m in enumerate(messages)]
+        template = self.render_chat(marked)
+        pieces = _DATA_RE.split(template)  # [template, index, template, index, ..., template]
+        indices = [int(i) for i in pieces[1::2]]
+        if sorted(indices) != sorted(set(indices)) or not indices:
+            return self._tokens(self.render_chat(messages), bos=True), 0
+        tokens = self._tokens(pieces[0], bos=True, special=True)
+        fixed = 0
+        for index, text in zip(indices, pieces[2::2], strict=True):
+            if not fixed and DOCS_OPEN in messages[index]["content"]:
+                fixed = len(tokens)
+            tokens += self._tokens(messages[index]["content"])
+            tokens += self._tokens(text, special=True)
+        return tokens, fixed
+
+    def chat(
+        self,
+        messages: list[dict[str, str]],
+        *,
+        max_tokens: int,
+        on_token: Callable[[str], None] | None = None,
+        options: Sequence[str] = (),
+        avoid: Sequence[str] = (),
+    ) -> str:
+        """Render ``messages`` with the GGUF template and complete up to end-of-turn, never
+        starting as an ``avoid`` answer did."""
+        _, eos = self._special_texts()
+        stop = [s for s in (eos, "<end_of_turn>", "<|im_end|>", "<|eot_id|>") if s]
+        tokens, fixed = self._chat_tokens(messages)
+        return self._generate(tokens, max_tokens, stop, on_token, options, fixed, avoid=avoid)
+
+    def _special_texts(self) -> tuple[str, str]:
+        model = self.model
+        bos_id, eos_id = model.token_bos(), model.token_eos()
+        bos = model._model.token_get_text(bos_id) if bos_id != -1 else ""
+        eos = model._model.token_get_text(eos_id) if eos_id != -1 else ""
+        return bos, eos
+
+
+def _keeps_state(model: Any, tokens: list[int], fixed: int) -> bool:  # noqa: ANN401
+    """True for a process's first completion with a fixed prefix when the next cold process
+    should start from it (:mod:`.kv_cache`): there is no stored state, or it holds another
+    prefix."""
+    if not getattr(model, "drrag_kv_pending", False) or not fixed:
+        return False
+    model.drrag_kv_pending = False
+    return getattr(model, "drrag_prefix", 0) != fixed or kv_cache.shared(model, tokens) < fixed
+
+
+def _merge_system(messages: list[dict[str, str]]) -> list[dict[str, str]]:
+    system = "\n\n".join(m["content"] for m in messages if m["role"] == "system")
+    rest = [dict(m) for m in messages if m["role"] != "system"]
+    if system and rest and rest[0]["role"] == "user":
+        rest[0]["content"] = f"{system}\n\n{rest[0]['content']}"
+    return rest
