@@ -349,7 +349,8 @@ class Pipeline:
                 max_tokens=self.settings.llm.max_tokens,
                 on_token=on_token,
                 guard=self.settings.answer.guard,
-                decide_comparisons=self.settings.answer.compare,
+                readers=self.settings.answer.reader_names,
+                pick=self.settings.answer.compare,
                 rewritten_from=question if asked != question else "",
                 copy=self.settings.answer.copy,
             )

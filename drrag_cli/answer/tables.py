@@ -16,7 +16,6 @@ from dataclasses import dataclass
 
 _SEPARATOR = re.compile(r"\|(?:\s*:?-{3,}:?\s*\|)+")
 _CELL = re.compile(r"([^|]*)\|")
-_WH = re.compile(r"^\s*(?:(?:in|at|on|from|for|of|by|to)\s+)?(?:what|which|who|whom|where|when)\b", re.I)
 
 
 def _plain(cell: str) -> str:
@@ -201,8 +200,6 @@ def lookup(question: str, docs: Sequence[tuple[str, str]]) -> Lookup | None:
     key-value table's author (:func:`_agent`); None otherwise (the model answers)."""
     from drrag_cli.select.bridges import content, words
 
-    if not _WH.match(question):
-        return None
     agent = _agent(question, docs) or _attribute(question, docs) or _dated(question, docs)
     if agent is not None:
         return agent

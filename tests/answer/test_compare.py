@@ -9,12 +9,12 @@ from pathlib import Path
 import pytest
 
 from drrag_cli.answer.compare import compare, dates, numbers, statements
-from drrag_cli.answer.prompts import answer_options
+from drrag_cli.asked import parse
 from tests.conftest import ask_notes
 
 
 def decide(question: str, docs: list[tuple[str, str]]) -> str | None:
-    found = compare(question, answer_options(question), docs)
+    found = compare(parse(question), docs)
     return found.answer if found else None
 
 
@@ -108,8 +108,8 @@ def test_stored_text_without_line_breaks_is_read_item_by_item() -> None:
     oostende = ("Offsite 2023", "# Offsite 2023 - **Place:** Oostende - **Attendees:** all 14 of us")
     changelog = ("Changelog", "# Heron changelog ## [1.1.0] - 2023-05-02 ### Added - x ## [1.0.0] - 2023-03-14")
     question = "Which team offsite had more attendees, the one in Durbuy or the one in Oostende?"
-    found = compare(question, answer_options(question), [durbuy, oostende])
+    found = compare(parse(question), [durbuy, oostende])
     assert found is not None and dict(found.values) == {"the one in Durbuy": "11", "the one in Oostende": "14"}
     question = "Which reached version 1.0 first, Heron or Plover?"
-    found = compare(question, answer_options(question), [changelog, ("Plover", "| 2 November 2022 | Plover v1.0 |")])
+    found = compare(parse(question), [changelog, ("Plover", "| 2 November 2022 | Plover v1.0 |")])
     assert found is not None and dict(found.values)["Heron"] == "2023-03-14"

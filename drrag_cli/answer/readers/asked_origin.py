@@ -1,4 +1,6 @@
-"""Reader "asked-origin": "What nationality were Alfred Gell and Edmund Leach?" over the two fed documents the question names: their shared demonym, else both (:func:`drrag_cli.generate.origin.asked_origin`).
+"""Reader "asked-origin": "What nationality were Alfred Gell and Edmund Leach?" over the two
+fed documents the question names: their shared demonym, else both
+(:func:`drrag_cli.answer.origin.asked_origin`).
 
 Left to the model when the question is not "What nationality …" about two named documents.
 """
@@ -8,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from drrag_cli.answer.readers.base import Evidence, Reading
-from drrag_cli.generate.origin import asked_origin
+from drrag_cli.answer.origin import asked_origin
 
 if TYPE_CHECKING:
     from drrag_cli.asked import Question

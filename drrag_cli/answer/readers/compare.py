@@ -1,6 +1,9 @@
-"""Reader "compare": two values the fed text states for the two sides of "…, A or B?" compared in code (:mod:`drrag_cli.generate.compare`): "Which model has more parameters, Saltmarsh or Tidepool?" over "22 million" and "110 million" → Tidepool.
+"""Reader "compare": two values the fed text states for the two sides of "…, A or B?" compared
+in code (:mod:`drrag_cli.answer.compare`): "Which model has more parameters, Saltmarsh or
+Tidepool?" over "22 million" and "110 million" → Tidepool.
 
-Left to the model when the question offers no two sides or has no comparative cue, or a side's value is not read, or the two are equal.
+Left to the model when the question offers no two sides or has no comparative cue, or a
+side's value is not read, or the two are equal.
 """
 
 from __future__ import annotations
@@ -8,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from drrag_cli.answer.readers.base import Evidence, Reading
-from drrag_cli.generate.compare import compare
+from drrag_cli.answer.compare import compare
 
 if TYPE_CHECKING:
     from drrag_cli.asked import Question

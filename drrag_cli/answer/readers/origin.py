@@ -1,6 +1,8 @@
-"""Reader "origin": "What nationality was Edmund Leach?" over the one fed document the question names: its demonym (:func:`drrag_cli.generate.origin.read_origin`).
+"""Reader "origin": "What nationality was Edmund Leach?" over the one fed document the question
+names: its demonym (:func:`drrag_cli.answer.origin.read_origin`).
 
-Left to the model when the question offers answers, is not "What nationality …" about one named document, or its opening names no nation.
+Left to the model when the question offers answers, is not "What nationality …" about one
+named document, or its opening names no nation.
 """
 
 from __future__ import annotations
@@ -8,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from drrag_cli.answer.readers.base import Evidence, Reading
-from drrag_cli.generate.origin import read_origin
+from drrag_cli.answer.origin import read_origin
 
 if TYPE_CHECKING:
     from drrag_cli.asked import Question

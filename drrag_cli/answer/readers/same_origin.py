@@ -1,6 +1,9 @@
-"""Reader "same-origin": a yes/no question about two named sides' nationality decided from their documents' opening sentences (:func:`drrag_cli.generate.origin.same_origin`): "Were Scott Derrickson and Ed Wood of the same nationality?" → yes.
+"""Reader "same-origin": a yes/no question about two named sides' nationality decided from
+their documents' opening sentences (:func:`drrag_cli.answer.origin.same_origin`): "Were
+Scott Derrickson and Ed Wood of the same nationality?" → yes.
 
-Left to the model when the question is not yes/no, does not name exactly two fed documents by title, or a nationality is not read.
+Left to the model when the question is not yes/no, does not name exactly two fed documents
+by title, or a nationality is not read.
 """
 
 from __future__ import annotations
@@ -8,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from drrag_cli.answer.readers.base import Evidence, Reading
-from drrag_cli.generate.origin import same_origin
+from drrag_cli.answer.origin import same_origin
 
 if TYPE_CHECKING:
     from drrag_cli.asked import Question

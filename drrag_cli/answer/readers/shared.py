@@ -1,6 +1,9 @@
-"""Reader "shared": what two named sides have in common, as their opening sentences say (:mod:`drrag_cli.generate.shared`): "What occupation do Chris Menges and Aram Avakian share?" → director.
+"""Reader "shared": what two named sides have in common, as their opening sentences say
+(:mod:`drrag_cli.answer.shared`): "What occupation do Chris Menges and Aram Avakian share?"
+→ director.
 
-Left to the model when the question offers answers, asks no "share / in common / both what", or the two sides share nothing readable.
+Left to the model when the question offers answers, asks no "share / in common / both what",
+or the two sides share nothing readable.
 """
 
 from __future__ import annotations
@@ -8,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from drrag_cli.answer.readers.base import Evidence, Reading
-from drrag_cli.generate.shared import shared
+from drrag_cli.answer.shared import shared
 
 if TYPE_CHECKING:
     from drrag_cli.asked import Question
