@@ -117,8 +117,11 @@ class AnswerSettings:
     # decompose = ask about the context's bridge entity by name (answer/hop/decompose.py; one LLM call) | one-call
     mode: Literal["one-call", "decompose"] = "decompose"
     # the readers that answer in code from the fed text, no model call, tried in this order (answer/readers/;
-    # docs/ANSWERS.md): None = the default order of answer/readers/registry.py, () = the model answers all
-    readers: tuple[str, ...] | None = None
+    # docs/ANSWERS.md); () = the model answers all. Two sides compared first: "…, A or B?" is only theirs
+    readers: tuple[str, ...] = (
+        "compare", "same-origin", "asked-origin", "shared",
+        "table", "statement", "count", "release", "definition", "section", "origin",
+    )  # fmt: skip
     # deprecated: false = readers () and no picked document (answer/entity.py); kept for old config files
     compare: bool = True
     # what the model reads: bridge = after a decomposed rewrite, the bridge's document and the
@@ -131,8 +134,8 @@ class AnswerSettings:
     copy: bool = True  # a base model's free answer copies the sources' words (llm/sampling.SpanOnly)
 
     @property
-    def reader_names(self) -> tuple[str, ...] | None:
-        """The readers to try, in order (None = the registry's default order)."""
+    def reader_names(self) -> tuple[str, ...]:
+        """The readers to try, in order."""
         return self.readers if self.compare else ()
 
 
@@ -302,11 +305,10 @@ def _check_rules(settings: Settings, where: str) -> None:
     from drrag_cli.answer.readers import registry
     from drrag_cli.errors import InputError
 
-    if settings.answer.readers is not None:
-        try:
-            registry.check(settings.answer.readers, f"'answer.readers' in {where}")
-        except InputError as err:
-            raise ConfigError(str(err)) from None
+    try:
+        registry.check(settings.answer.readers, f"'answer.readers' in {where}")
+    except InputError as err:
+        raise ConfigError(str(err)) from None
     from drrag_cli.plan import parse_plan
 
     try:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from drrag_cli.config import Settings, load_settings
+from drrag_cli.config import AnswerSettings, Settings, load_settings
 from drrag_cli.errors import ConfigError
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "config.example.yaml"
@@ -57,6 +57,7 @@ def test_replace_validates_like_the_file_and_never_mutates() -> None:
         ("rewrite:\n  strategies: [gqr, xyz]\n", "'rewrite.strategies' in {path}: must be one of gqr, kwr"),
         ("rewrite:\n  strategies: []\n", "'rewrite.strategies' in {path} is empty"),
         ("rewrite:\n  strategies: [adaptive, kwr]\n", "adaptive picks the others itself"),
+        ("answer:\n  readers: [compare, nonsense]\n", "unknown reader 'nonsense' in 'answer.readers' in {path}"),
     ],
 )
 def test_every_choice_is_checked_when_the_file_is_loaded(tmp_path: Path, yaml_text: str, needle: str) -> None:
@@ -85,3 +86,16 @@ def test_overrides_apply_after_the_file_and_none_means_not_given(tmp_path: Path)
     assert (s.retrieval.k, s.retrieval.strategy, s.source) == (3, "qdc", str(tmp_path / "c.yaml"))
     with pytest.raises(ConfigError, match="'retrieval.k' in command-line options: must be at least 1"):
         load_settings(tmp_path / "c.yaml", {"retrieval.k": 0})
+
+
+def test_answer_readers_switch_the_code_readers_and_compare_false_still_means_none(tmp_path: Path) -> None:
+    from drrag_cli.answer.readers import registry
+
+    assert Settings().answer.reader_names == AnswerSettings().readers
+    path = tmp_path / "drrag.yaml"
+    path.write_text("answer:\n  readers: []\n")
+    assert load_settings(path).answer.reader_names == ()
+    path.write_text("answer:\n  readers: [table, compare]\n")
+    assert load_settings(path).answer.reader_names == ("table", "compare")
+    path.write_text("answer:\n  compare: false\n")  # deprecated alias of readers: []
+    assert load_settings(path).answer.reader_names == ()

@@ -36,6 +36,7 @@ from drrag_cli.answer.prompts import (
 )
 from drrag_cli.answer.support import each_supported, echoes_either, fed_texts, is_supported, supported_part
 from drrag_cli.answer.tables import Lookup
+from drrag_cli.config import AnswerSettings
 from drrag_cli.errors import ModelError
 from drrag_cli.types import Passage
 
@@ -217,11 +218,10 @@ def generate_answer(
     swaps the instruction and few-shot examples (``benchmarks/prompt_eval.py``). With
     ``guard``, passages that address the model (:mod:`.guard`) are held out of the prompt
     (when all do, shown with those sentences removed); an answer only they could give is
-    withheld. The first of ``readers`` (names of :mod:`.readers.registry`, in order; None =
-    its default order, () = none) that reads the answer in the fed text gives it, with no
-    model call; a year or "how many" question gets one the fed text states and the question
-    does not (.prompts; ``typed``). With ``pick``, a copied sentence gives way to the fed
-    document the question asks for (:mod:`.entity`)."""
+    withheld. The first of ``readers`` (:mod:`.readers.registry` names in order; None = its
+    default, () = none) that reads the answer in the fed text gives it with no model call; a
+    year or "how many" question gets one the fed text states and the question does not
+    (``typed``). With ``pick``, a copied sentence yields to the document asked for (.entity)."""
     max_tokens = max_tokens if max_tokens is not None else llm.max_tokens
     if not passages:
         return Answer(FALLBACK_ANSWER, [], [], "", 0, 0.0, 0)
@@ -232,13 +232,11 @@ def generate_answer(
     trimmed = list(reversed(shown[keep:]))  # lowest-ranked first
     stream = None if suspicious else on_token  # with a hostile passage around, show the checked answer
     start = time.perf_counter()
-    asked = parse(question) if style.constrain else replace(parse(question), options=())
+    asked = parse(question) if style.constrain else replace(parse(question), options=())  # parsed once
     options = asked.options
-    reading = registry.first(asked, docs, registry.DEFAULT if readers is None else readers)
-    if reading is not None:
-        seconds = time.perf_counter() - start
-        decided = _decided(question, list(shown[:keep]), trimmed, suspicious, seconds, reading, rewritten_from)
-        return _streamed(decided, on_token)
+    if reading := registry.first(asked, docs, AnswerSettings().readers if readers is None else readers):
+        found = (reading, time.perf_counter() - start)
+        return _streamed(_decided(question, list(shown[:keep]), trimmed, suspicious, found, rewritten_from), on_token)
     fed = [f"{title} {text}" for title, text in docs]
     allowed = options or (typed_options(f"{question} {rewritten_from}", fed) if style.constrain else ())
     raw = _ask_model(llm, question, docs, prompt, max_tokens, stream, allowed, style, copy)
@@ -344,12 +342,13 @@ def _decided(
     fed: list[Passage],
     trimmed: list[Passage],
     suspicious: list[Suspicion],
-    seconds: float,
-    reading: Reading,
+    found: tuple[Reading, float],
     original: str = "",
 ) -> Answer:
-    """The answer a reader (:mod:`.readers`) read in the fed text, with no model call: a
-    comparison of two named sides (``compared``) or one stated value (``looked_up``)."""
+    """The answer a reader (:mod:`.readers`) read in the fed text in ``seconds``, with no model call
+    (``found``: the reading, the seconds): a comparison of two named sides (``compared``) or one
+    stated value (``looked_up``)."""
+    reading, seconds = found
     return Answer(
         text=reading.answer, passages=fed, trimmed=trimmed, prompt="", llm_calls=0, generate_s=seconds,
         prompt_tokens=0, asked=question, original=original, suspicious=suspicious, compared=reading.compared,

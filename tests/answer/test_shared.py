@@ -9,6 +9,7 @@ import pytest
 
 from drrag_cli.answer.readers import registry
 from drrag_cli.asked import parse
+from drrag_cli.config import AnswerSettings
 from drrag_cli.answer.shared import roles, shared, shared_roles
 from tests.conftest import ask_notes
 
@@ -94,7 +95,7 @@ def test_anything_else_is_left_to_the_model(question: str, docs) -> None:  # noq
 
 def test_a_shared_role_is_decided_before_the_model_is_asked() -> None:
     question = "What occupation do Chris Menges and Aram Avakian share?"
-    reading = registry.first(parse(question), [MENGES, AVAKIAN])
+    reading = registry.first(parse(question), [MENGES, AVAKIAN], AnswerSettings().readers)
     assert reading is not None and reading.reader == "shared"
     found = reading.compared
     assert found.kind == "shared"

@@ -4,10 +4,10 @@
     register(MyReader())                         # a plugin or a test adds one at run time
 
 Built-in entries name ``module:attribute`` and are imported on first use, so checking
-``answer.readers`` when the config loads costs no import of the readers. :data:`DEFAULT`
-is today's order: comparisons of two named sides first (a question that offers its
-answers, "…, A or B?", is only theirs), then the readers of one stated value.
-docs/ANSWERS.md measures each one alone.
+``answer.readers`` when the config loads costs no import of the readers. The order is
+that setting (``AnswerSettings.readers``): by default the comparisons of two named sides
+first (a question that offers its answers, "…, A or B?", is only theirs), then the readers
+of one stated value. docs/ANSWERS.md measures each one alone.
 """
 
 from __future__ import annotations
@@ -36,11 +36,6 @@ BUILTIN: dict[str, str] = {
     "section": f"{_HERE}.section:Section",
     "origin": f"{_HERE}.origin:Origin",
 }
-# the order the answer stage tries them in when answer.readers is not set
-DEFAULT: tuple[str, ...] = (
-    "compare", "same-origin", "asked-origin", "shared",
-    "table", "statement", "count", "release", "definition", "section", "origin",
-)  # fmt: skip
 _ADDED: dict[str, Any] = {}
 _LOADED: dict[str, Any] = {}
 
@@ -98,7 +93,7 @@ def get(name: str) -> Reader:
     return _LOADED[name]
 
 
-def first(question: Question, evidence: Evidence, order: Iterable[str] = DEFAULT) -> Reading | None:
+def first(question: Question, evidence: Evidence, order: Iterable[str]) -> Reading | None:
     """The reading of the first reader in ``order`` that answers, or None (the model answers)."""
     for name in order:
         found = get(name).read(question, evidence)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from drrag_cli.answer.readers import registry
+from drrag_cli.config import AnswerSettings
 from drrag_cli.answer.readers.base import Reading
 from drrag_cli.asked import Question, parse
 from drrag_cli.errors import InputError
@@ -12,14 +13,14 @@ from tests.answer.readers.test_compare import SALTMARSH, TIDEPOOL
 
 
 def test_every_default_reader_is_known_and_loads_with_its_own_name() -> None:
-    assert set(registry.DEFAULT) <= set(registry.names())
+    assert set(AnswerSettings().readers) <= set(registry.names())
     for name in registry.names():
         assert registry.get(name).name == name
 
 
 def test_the_first_reader_in_the_order_answers() -> None:
     question = parse("Which model has more parameters, Saltmarsh or Tidepool?")
-    found = registry.first(question, [SALTMARSH, TIDEPOOL])
+    found = registry.first(question, [SALTMARSH, TIDEPOOL], AnswerSettings().readers)
     assert found is not None and (found.reader, found.answer) == ("compare", "Tidepool")
     assert registry.first(question, [SALTMARSH, TIDEPOOL], ()) is None  # no readers: the model answers
     assert registry.first(question, [SALTMARSH, TIDEPOOL], ("table", "statement")) is None
