@@ -50,6 +50,23 @@ class TokensOnly:
         return ""
 
 
+def _kind_flip(pipe: Any, question: str, documents: list[Any]) -> bool:  # noqa: ANN401
+    """Whether the second hop's rewrite (answer/hop/decompose.bridged) changes when "what kind
+    is asked for" is :attr:`Question.kind` instead of :func:`kinds.asked_kind` (the two
+    parses the issue asks to make one; measured here before choosing)."""
+    from drrag_cli.answer.hop import decompose
+    from drrag_cli.asked import parse
+
+    aliases = pipe._aliases(documents)
+    old = decompose.bridged(question, documents, aliases)
+    saved, decompose.asked_kind = decompose.asked_kind, lambda q: parse(q).kind
+    try:
+        new = decompose.bridged(question, documents, aliases)
+    finally:
+        decompose.asked_kind = saved
+    return (old and old[0]) != (new and new[0])
+
+
 def _before(path: str | None) -> dict[str, dict[str, Any]]:
     if not path:
         return {}
@@ -80,13 +97,15 @@ def main() -> None:
     examples = dataset.examples[args.offset : args.offset + args.limit if args.limit else None]
     dataset = dataclasses.replace(dataset, examples=examples)
     model, _ = dataset_pipeline(dataset, settings)
-    dry = Pipeline(model.settings, index=model.index, generator=TokensOnly(model.generator), classifier=model.classifier)
+    counter = TokensOnly(model.generator)
+    dry = Pipeline(model.settings, index=model.index, generator=counter, classifier=model.classifier)
     plan = model.plan("cfs", use_config=False)
     before = _before(args.before)
     names = registry.names()
     rows = []
     for n, ex in enumerate(dataset.examples, start=1):
-        fed = dry.ask(ex.question, plan, k=4).answer
+        result = dry.ask(ex.question, plan, k=4)
+        fed = result.answer
         docs = [(p.title, p.text) for p in fed.passages]
         question = parse(fed.asked or ex.question)
         read = {}
@@ -99,11 +118,14 @@ def main() -> None:
         if read:
             answer = model.ask(ex.question, plan, k=4).answer
             row["model"] = answer.text
+        if _kind_flip(dry, ex.question, result.retrieval.documents):
+            row["kind_flip"] = True
         first = next((name for name in AnswerSettings().readers if name in read), None)
         row["default"] = first
         if ex.qid in before:
             then = before[ex.qid]
-            row["before"] = {"answer": then.get("answer"), "in_code": bool(then.get("compared") or then.get("looked_up"))}
+            in_code = bool(then.get("compared") or then.get("looked_up"))
+            row["before"] = {"answer": then.get("answer"), "in_code": in_code}
             row["same_as_before"] = (first is not None) == row["before"]["in_code"] and (
                 first is None or read[first] == then.get("answer"))
         rows.append(row)
@@ -130,6 +152,7 @@ def _report(rows: list[dict[str, Any]], names: tuple[str, ...], em: Any, f1: Any
     first = [r for r in rows if r["default"]]
     out["default_order"] = {"fired": len(first), "right": int(sum(em(r["read"][r["default"]], r["answers"])
                                                                   for r in first))}
+    out["kind_flips"] = [r["qid"] for r in rows if r.get("kind_flip")]
     checked = [r for r in rows if "same_as_before" in r]
     if checked:
         out["same_as_before"] = {"checked": len(checked), "same": sum(r["same_as_before"] for r in checked),

@@ -89,7 +89,6 @@ def test_overrides_apply_after_the_file_and_none_means_not_given(tmp_path: Path)
 
 
 def test_answer_readers_switch_the_code_readers_and_compare_false_still_means_none(tmp_path: Path) -> None:
-    from drrag_cli.answer.readers import registry
 
     assert Settings().answer.reader_names == AnswerSettings().readers
     path = tmp_path / "drrag.yaml"

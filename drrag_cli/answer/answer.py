@@ -19,9 +19,6 @@ from drrag_cli.answer.compare import Comparison
 from drrag_cli.answer.entity import Picked, asked_document
 from drrag_cli.answer.evidence import Evidence, beside_question, evidence
 from drrag_cli.answer.guard import Suspicion, defuse, suspicions
-from drrag_cli.answer.readers import registry
-from drrag_cli.answer.readers.base import Reading
-from drrag_cli.asked import parse
 from drrag_cli.answer.prompts import (
     DEFAULT_STYLE,
     FALLBACK_ANSWER,
@@ -34,8 +31,11 @@ from drrag_cli.answer.prompts import (
     place_answer,
     typed_options,
 )
+from drrag_cli.answer.readers import registry
+from drrag_cli.answer.readers.base import Reading
 from drrag_cli.answer.support import each_supported, echoes_either, fed_texts, is_supported, supported_part
 from drrag_cli.answer.tables import Lookup
+from drrag_cli.asked import parse
 from drrag_cli.config import AnswerSettings
 from drrag_cli.errors import ModelError
 from drrag_cli.types import Passage

@@ -23,8 +23,8 @@ import re
 from collections.abc import Sequence
 
 from drrag_cli.answer.compare import Comparison
-from drrag_cli.asked import Question
 from drrag_cli.answer.tables import Lookup
+from drrag_cli.asked import Question
 
 # country -> the forms that name it (demonyms first); the first form is shown
 NATIONS = {

@@ -28,10 +28,10 @@ import re
 from collections.abc import Sequence
 
 from drrag_cli.answer.compare import Comparison
-from drrag_cli.asked import Question
 from drrag_cli.answer.origin import COUNTRY_OF, demonym, named_sides, nationality, side_name
 from drrag_cli.answer.statements import ROLE_KEYS
 from drrag_cli.answer.tables import key_values
+from drrag_cli.asked import Question
 
 _WH = re.compile(r"\b(?:what|which)\b", re.IGNORECASE)
 # the question asks what the sides share: "... share?", "... have in common?", "are both what?"

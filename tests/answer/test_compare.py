@@ -86,7 +86,7 @@ DOCS = {
 
 def test_ask_decides_a_comparison_without_a_model_call(cli, tmp_path: Path) -> None:  # noqa: ANN001
     doc = ask_notes(cli, tmp_path / "c", DOCS, "Which had its first field test earlier, Osprey or Petrel?")
-    assert doc["answer"] == "Petrel" and doc["llm_calls"] == 0 and doc["supported"]
+    assert doc["answer"] == "Petrel" and doc["llm_calls"] == 0 and doc["supported"] and doc["reader"] == "compare"
     assert doc["compared"] == {"kind": "time", "values": {"Osprey": "12 May 2021", "Petrel": "3 September 2019"},
                                "answer": "Petrel"}
     code, out, _ = cli("ask", "Which project carries more sensors, Osprey or Petrel?")
@@ -94,6 +94,12 @@ def test_ask_decides_a_comparison_without_a_model_call(cli, tmp_path: Path) -> N
     code, out, _ = cli("ask", "Which project carries more sensors, Osprey or Petrel?", "--json", "-c",
                        str(_config(tmp_path, "answer:\n  compare: false\n")))
     assert code == 0 and json.loads(out)["llm_calls"] == 1 and "compared" not in json.loads(out)
+    code, out, _ = cli("ask", "Which project carries more sensors, Osprey or Petrel?", "--json", "-c",
+                       str(_config(tmp_path, "answer:\n  readers: []\n")))
+    assert code == 0 and json.loads(out)["llm_calls"] == 1 and json.loads(out)["reader"] is None
+    code, out, err = cli("ask", "Which project carries more sensors, Osprey or Petrel?", "-c",
+                         str(_config(tmp_path, "answer:\n  readers: [nonsense]\n")))
+    assert code == 1 and out == "" and len(err.strip().splitlines()) == 1 and "'answer.readers'" in err
 
 
 def _config(tmp_path: Path, text: str) -> Path:

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from drrag_cli.answer.readers import registry
+from drrag_cli.answer.shared import roles, shared, shared_roles
 from drrag_cli.asked import parse
 from drrag_cli.config import AnswerSettings
-from drrag_cli.answer.shared import roles, shared, shared_roles
 from tests.conftest import ask_notes
 
 MENGES = ("Chris Menges", "Chris Menges BSC, ASC (born 15 September 1940) is an English cinematographer and film "

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from drrag_cli.answer.readers.base import Evidence, Reading
 from drrag_cli.answer.compare import compare
+from drrag_cli.answer.readers.base import Evidence, Reading
 
 if TYPE_CHECKING:
     from drrag_cli.asked import Question

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from drrag_cli.answer.readers import registry
-from drrag_cli.config import AnswerSettings
 from drrag_cli.answer.readers.base import Reading
 from drrag_cli.asked import Question, parse
+from drrag_cli.config import AnswerSettings
 from drrag_cli.errors import InputError
 from tests.answer.readers.test_compare import SALTMARSH, TIDEPOOL
 

@@ -6,7 +6,15 @@ import pytest
 
 from tests.answer.readers.cases import Docs, read
 from tests.answer.test_shared import (
-    AVAKIAN, BITTER, CANNON, HATTON_CASTLE, HATTON_HILL, JESTER, MENGES, SICKO, SIMON,
+    AVAKIAN,
+    BITTER,
+    CANNON,
+    HATTON_CASTLE,
+    HATTON_HILL,
+    JESTER,
+    MENGES,
+    SICKO,
+    SIMON,
 )  # fmt: skip
 
 READ = [
