@@ -23,6 +23,7 @@ import dataclasses
 import json
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 
@@ -91,6 +92,9 @@ def main() -> None:
     parser.add_argument("-c", "--config", default=None)
     parser.add_argument("--out", type=Path, required=True)
     parser.add_argument("--before", default=None, help="per_question.jsonl of a drrag eval run (cfs, k 4)")
+    parser.add_argument("--from-before", action="store_true", help="read the fed documents and the question as "
+                        "asked from --before's records (no retrieval; the model still answers where a reader fires)")
+    parser.add_argument("--no-model", action="store_true", help="no model answers: readers and kind flips only")
     args = parser.parse_args()
     settings = load_settings(args.config, {"answer.readers": []})
     dataset = load_dataset(args.questions, args.corpus)
@@ -103,10 +107,16 @@ def main() -> None:
     before = _before(args.before)
     names = registry.names()
     rows = []
+    paragraphs = {p.key: p for p in dataset.corpus}
     for n, ex in enumerate(dataset.examples, start=1):
-        result = dry.ask(ex.question, plan, k=4)
-        fed = result.answer
-        docs = [(p.title, p.text) for p in fed.passages]
+        if args.from_before:  # the eval record's fed paragraphs (one passage each) and the question as asked
+            then, result = before[ex.qid], None
+            docs = [(paragraphs[key].title, paragraphs[key].text) for key in then["fed"]]
+            fed = SimpleNamespace(asked=then.get("asked") or ex.question)
+        else:
+            result = dry.ask(ex.question, plan, k=4)
+            fed = result.answer
+            docs = [(p.title, p.text) for p in fed.passages]
         question = parse(fed.asked or ex.question)
         read = {}
         for name in names:
@@ -114,11 +124,13 @@ def main() -> None:
             if found is not None:
                 read[name] = found.answer
         row: dict[str, Any] = {"qid": ex.qid, "question": ex.question, "asked": fed.asked, "answers": ex.answers,
-                               "read": read}
-        if read:
-            answer = model.ask(ex.question, plan, k=4).answer
-            row["model"] = answer.text
-        if _kind_flip(dry, ex.question, result.retrieval.documents):
+                               "read": read, "docs": docs}
+        then = before.get(ex.qid, {})
+        if read and args.from_before and not (then.get("compared") or then.get("looked_up")):
+            row["model"] = then["answer"]  # the model answered it in that run: the same call, not asked again
+        elif read and not args.no_model:
+            row["model"] = model.ask(ex.question, plan, k=4).answer.text
+        if result is not None and _kind_flip(dry, ex.question, result.retrieval.documents):
             row["kind_flip"] = True
         first = next((name for name in AnswerSettings().readers if name in read), None)
         row["default"] = first
@@ -141,7 +153,7 @@ def _report(rows: list[dict[str, Any]], names: tuple[str, ...], em: Any, f1: Any
     """Per reader: fired, right (EM) and F1 when it answers alone, and the model's on the same questions."""
     out: dict[str, Any] = {"questions": len(rows), "readers": {}}
     for name in names:
-        fired = [r for r in rows if name in r["read"]]
+        fired = [r for r in rows if name in r["read"] and "model" in r]
         out["readers"][name] = {
             "fired": len(fired),
             "right": int(sum(em(r["read"][name], r["answers"]) for r in fired)),
