@@ -95,6 +95,8 @@ def main() -> None:
     parser.add_argument("--from-before", action="store_true", help="read the fed documents and the question as "
                         "asked from --before's records (no retrieval; the model still answers where a reader fires)")
     parser.add_argument("--no-model", action="store_true", help="no model answers: readers and kind flips only")
+    parser.add_argument("--kinds-only", action="store_true", help="only the questions whose two 'kind asked for' "
+                        "parses differ (kinds.asked_kind, Question.kind): where the rewrite could change")
     args = parser.parse_args()
     settings = load_settings(args.config, {"answer.readers": []})
     dataset = load_dataset(args.questions, args.corpus)
@@ -108,7 +110,11 @@ def main() -> None:
     names = registry.names()
     rows = []
     paragraphs = {p.key: p for p in dataset.corpus}
+    from drrag_cli.answer.hop.kinds import asked_kind
+
     for n, ex in enumerate(dataset.examples, start=1):
+        if args.kinds_only and asked_kind(ex.question) == parse(ex.question).kind:
+            continue
         if args.from_before:  # the eval record's fed paragraphs (one passage each) and the question as asked
             then, result = before[ex.qid], None
             docs = [(paragraphs[key].title, paragraphs[key].text) for key in then["fed"]]
