@@ -15,10 +15,10 @@ from pathlib import Path
 
 import numpy as np
 
-from drrag_cli.answer.prompts import document_lines
 from drrag_cli.config import Settings
 from drrag_cli.llm.llm import LocalLLM
 from drrag_cli.llm.sampling import SpanOnly, end_tokens
+from drrag_cli.text.fence import document_lines
 
 REPO = Path(__file__).resolve().parents[1]
 

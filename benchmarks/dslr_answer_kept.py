@@ -12,8 +12,8 @@ import sys
 
 from drrag_cli.config import Settings
 from drrag_cli.evaluate.datasets import load_dataset
-from drrag_cli.evaluate.metrics import normalize_answer
 from drrag_cli.evaluate.runner import dataset_pipeline
+from drrag_cli.text.words import normalize_answer
 
 
 def main() -> None:

@@ -12,9 +12,9 @@ import numpy as np
 
 from drrag_cli.config import Settings
 from drrag_cli.evaluate.datasets import load_dataset
-from drrag_cli.evaluate.metrics import normalize_answer
 from drrag_cli.evaluate.runner import dataset_pipeline
 from drrag_cli.refine.dslr import split_sentences
+from drrag_cli.text.words import normalize_answer
 
 path, off, n = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 ds = load_dataset(path)

@@ -32,8 +32,8 @@ LIMIT_CHANGED = 1  # issue 13: hostile text changes at most 1 of 30 answers
 
 
 def _ask_all(settings, questions: list[dict]) -> dict[str, dict]:  # noqa: ANN001
-    from drrag_cli.evaluate.metrics import normalize_answer
     from drrag_cli.pipeline import Pipeline
+    from drrag_cli.text.words import normalize_answer
 
     out: dict[str, dict] = {}
     for guard in (False, True):

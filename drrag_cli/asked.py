@@ -25,23 +25,9 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from drrag_cli.select.bridges import PARTICLES, STOP, WORD_RE
-
-# -- yes / no, and the two sides of "…, A or B?" ---------------------------------------------
-AUXILIARIES = frozenset(
-    ("is", "are", "was", "were", "do", "does", "did", "has", "have", "had", "can", "could", "will", "would")
-)
-_CHOICE_RE = re.compile(r",\s*([^,?]+?)\s+or\s+([^,?]+?)\s*\??\s*$", re.IGNORECASE)
-_COMPARATIVE = (
-    r"older|younger|first|earlier|later|last|bigger|larger|smaller|taller|shorter|longer|higher|lower|"
-    r"newer|closer|farther|further"
-)  # not "more"/"less": "Who has more Grammy awards X or Y" would split as "awards X" or "Y"
-# "who is younger Keith Bostic or Jerry Glanville ?": the sides follow the comparative, no comma
-_BARE_CHOICE_RE = re.compile(
-    rf"^\s*(?:who|which)\b[^,?]*?\b(?:{_COMPARATIVE})\s+([^,?]+?)\s+or\s+([^,?]+?)\s*\??\s*$", re.IGNORECASE
-)
-_TAG_RE = re.compile(r"<\s*/?\s*documents?\s*>", re.IGNORECASE)
-_CONTROL_RE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+from drrag_cli.text.fence import neutralise
+from drrag_cli.text.options import answer_options
+from drrag_cli.text.words import PARTICLES, STOP, WORD_RE
 
 # -- the question word ---------------------------------------------------------------------------
 _WH = re.compile(
@@ -126,39 +112,21 @@ class Question:
         return bool(self.options) and not self.yes_no
 
 
-def one_line(text: str) -> str:
-    """``text`` as the prompt shows it: control characters, ``<documents>`` tags and runs
-    of white space each made one space (:func:`drrag_cli.generate.prompts.neutralise`)."""
-    return " ".join(_TAG_RE.sub(" ", _CONTROL_RE.sub(" ", text)).split())
-
-
 @lru_cache(maxsize=512)
 def parse(text: str) -> Question:
     """The :class:`Question` ``text`` asks (cached: parsed once per text)."""
-    flat = one_line(text)
+    flat = neutralise(text)
     wh = _WH.match(flat)
     return Question(
         text=text,
         wh=wh.group(1).lower() if wh else "",
-        options=_options(flat),
+        options=answer_options(text),  # the one yes/no test of the package (text/options.py)
         cue=_cue(text),
         kind=_kind(text),
         names=tuple(dict.fromkeys(_names(flat))),
         plain=" ".join(re.findall(r"\w+", text.lower())),
         **_relation(flat),
     )
-
-
-def _options(flat: str) -> tuple[str, ...]:
-    """The answers a question itself allows: its two sides, or yes | no when it opens with
-    an auxiliary and has no " or "; () when it is open."""
-    found = _CHOICE_RE.search(flat) or _BARE_CHOICE_RE.search(flat)
-    if found:
-        return tuple(dict.fromkeys(side.strip() for side in found.groups()))
-    words = flat.lower().split()
-    if words and words[0] in AUXILIARIES and " or " not in f" {flat.lower()} ":
-        return ("yes", "no")
-    return ()
 
 
 def _cue(text: str) -> Cue | None:
@@ -204,8 +172,9 @@ def _names(flat: str) -> list[str]:
     return out
 
 
-_OPENERS = frozenset(("what", "which", "who", "whom", "whose", "where", "when", "why", "how", "in", "at", "on")) | (
-    AUXILIARIES
+_OPENERS = frozenset(
+    ("what", "which", "who", "whom", "whose", "where", "when", "why", "how", "in", "at", "on", "is", "are", "was",
+     "were", "do", "does", "did", "has", "have", "had", "can", "could", "will", "would")
 )
 
 

@@ -33,8 +33,8 @@ from drrag_cli.select.core import resolve_k1, resolve_per_static
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from drrag_cli.answer.answer import Generator
     from drrag_cli.index.api import Index
+    from drrag_cli.llm.generator import Generator
     from drrag_cli.types import Passage
 
 WHOLE_DOCUMENT_MAX = 64  # the guard reads and holds out whole documents up to this many passages
@@ -151,7 +151,11 @@ class Pipeline:
         dslr_threshold: float | None,
         on_token: Callable[[str], None] | None,
         exclude: frozenset[int] = frozenset(),
+        query: str = "",
     ) -> RetrievalResult:
+        """Run the plan's strategy for ``question``; ``query`` is what it searches with, the
+        question in the words notes say it with (:func:`said_as`), worked out here once per
+        ask (a re-run without held-out documents passes it back)."""
         strategy = self.strategy(plan)
         index: Any = self.index  # a missing index is the first thing to report
         if exclude:
@@ -163,15 +167,18 @@ class Pipeline:
             rewrites, fused, dmqr_trace, fuse_s = self._rewrite(question, plan, strategy.list_mode or params.mode)
         services: dict[str, Any] = {}
         if strategy.answers:
+            from drrag_cli.answer.answer import generate_answer
+
             services = {
                 "generator": self.generator,
+                "answer": generate_answer,
                 "note": self.settings.note,
                 "answer_max_tokens": self.settings.llm.max_tokens,
                 "on_token": on_token,
             }
         from drrag_cli.answer.statements import said_as
 
-        query = said_as(question)  # "Where is Aiko Tanabe from?" finds where she "was born"
+        query = query or said_as(question)  # "Where is Aiko Tanabe from?" finds where she "was born"
         ctx = RunContext(
             query,
             index,
@@ -235,15 +242,17 @@ class Pipeline:
 
     def _hold_out(
         self, question: str, plan: Plan, params: Params, dslr_threshold: float | None, retrieval: RetrievalResult
-    ) -> tuple[RetrievalResult, list[Any]]:
+    ) -> tuple[RetrievalResult, list[Any], frozenset[tuple[str, str]]]:
         """Documents with a passage that addresses the model (:mod:`drrag_cli.answer.guard`)
         are held out whole (their other passages were written by the same hand), and the
         strategy runs again without them, so the documents they displaced come back. At
-        most twice: the second run may surface other hostile documents."""
+        most twice: the second run may surface other hostile documents. Also the (title, text)
+        of every passage found clean, so the answer stage does not check them again."""
         from drrag_cli.answer.guard import suspicions
 
         held: list[Any] = []
         excluded: frozenset[int] = frozenset()
+        cleared: frozenset[tuple[str, str]] = frozenset()
         for _ in range(2):
             fed = [p.passage_id for p in retrieval.passages if p.passage_id is not None]
             documents = {  # fed passage -> the passages of its document (just itself in a long one)
@@ -253,12 +262,13 @@ class Pipeline:
             texts = self.index.passages(sorted({pid for ids in documents.values() for pid in ids}))
             found = suspicions([texts[pid] for pid in sorted(texts)])
             if not found:
+                cleared = frozenset((p.title, p.text) for p in texts.values())
                 break
             hostile = {s.passage.passage_id for s in found}
             held += found
             excluded |= {pid for ids in documents.values() if hostile & set(ids) for pid in ids}
-            retrieval = self._retrieve(question, plan, params, dslr_threshold, None, excluded)
-        return retrieval, held
+            retrieval = self._retrieve(question, plan, params, dslr_threshold, None, excluded, retrieval.question)
+        return retrieval, held, cleared
 
     def _aliases(self, documents: list[Any]) -> dict[str, tuple[str, ...]]:
         """Each fed document's source → its front matter aliases, for the links a rewrite
@@ -298,7 +308,8 @@ class Pipeline:
         ids = self.index.siblings(fed[:1]).get(fed[0], []) if fed else []
         if not 1 < len(ids) <= WHOLE_DOCUMENT_MAX:
             return passages
-        from drrag_cli.select.bridges import content, most_added
+        from drrag_cli.select.bridges import most_added
+        from drrag_cli.text.words import content
 
         found = self.index.passages(ids)
         texts = [found[i].text if i in found else "" for i in ids]
@@ -332,8 +343,9 @@ class Pipeline:
         with preloading(self.generator):  # the model loads while we retrieve
             retrieval = self._retrieve(question, plan, self.params(k), dslr_threshold, on_token)
         held: list[Any] = []
+        cleared: frozenset[tuple[str, str]] = frozenset()
         if self.settings.answer.guard and retrieval.answer is None:
-            retrieval, held = self._hold_out(question, plan, self.params(k), dslr_threshold, retrieval)
+            retrieval, held, cleared = self._hold_out(question, plan, self.params(k), dslr_threshold, retrieval)
         answer = retrieval.answer
         if answer is None:
             asked, passages = question, retrieval.passages
@@ -349,6 +361,7 @@ class Pipeline:
                 max_tokens=self.settings.llm.max_tokens,
                 on_token=on_token,
                 guard=self.settings.answer.guard,
+                cleared=cleared,
                 readers=self.settings.answer.reader_names,
                 pick=self.settings.answer.compare,
                 rewritten_from=question if asked != question else "",

@@ -56,6 +56,7 @@ class AskResult:
             "confidence": round(c, 4) if self.answer and (c := self.answer.confidence) is not None else None,
             "evidence": ev.to_json() if self.answer and (ev := self.answer.evidence) else None,
             **({"strayed": True} if self.answer and self.answer.strayed else {}),
+            **({"why_unsupported": self.answer.verdict.why} if self.answer and not self.answer.supported else {}),
             **({"asked": self.answer.asked} if self.answer and self.answer.asked not in ("", self.question) else {}),
             "reader": self.answer.reader if self.answer else None,  # the code reader that answered, None = the model
             **({"compared": self.answer.compared.to_json()} if self.answer and self.answer.compared else {}),

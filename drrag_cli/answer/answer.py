@@ -11,9 +11,9 @@ not even the best one fits, its text is cut to what fits, provided a useful part
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Protocol
+from functools import cached_property
 
 from drrag_cli.answer.compare import Comparison
 from drrag_cli.answer.entity import Picked, asked_document
@@ -26,7 +26,6 @@ from drrag_cli.answer.prompts import (
     chat_messages,
     clean_answer,
     completion_prompt,
-    document_lines,
     named_part,
     place_answer,
     typed_options,
@@ -38,6 +37,8 @@ from drrag_cli.answer.tables import Lookup
 from drrag_cli.asked import parse
 from drrag_cli.config import AnswerSettings
 from drrag_cli.errors import ModelError
+from drrag_cli.llm.generator import Generator
+from drrag_cli.text.fence import document_lines
 from drrag_cli.types import Passage
 
 MIN_USEFUL_WORDS = 20
@@ -48,41 +49,16 @@ NOT_AN_OPEN_ANSWER = ("yes", "no", "he", "she", "it", "they", "him", "her", "his
 COMPLETION_STOP = ["\n"]
 
 
-class Generator(Protocol):
-    """What :func:`generate_answer` needs from a model (``LocalLLM`` or a test fake)."""
+@dataclass(frozen=True)
+class Verdict:
+    """Whether an answer is supported by what the model read and, when not, why: ``no-answer``
+    (the fallback; ``no-answer-strayed`` when the model's own answer left the fed text),
+    ``echo`` (it only repeats the question), ``second-choice`` (the first answer was an
+    echo), ``strayed`` (copied after the model's own choice left the text), ``elsewhere``
+    (in the text, but not beside the question's words) or ``absent`` (not in the text)."""
 
-    n_ctx: int
-    max_tokens: int
-
-    @property
-    def has_chat_template(self) -> bool: ...
-
-    def count_tokens(self, text: str) -> int: ...
-
-    def complete(
-        self,
-        prompt: str,
-        *,
-        max_tokens: int,
-        stop: list[str] | None = None,
-        on_token: Callable[[str], None] | None = None,
-        options: Sequence[str] = (),
-        spans: Sequence[str] = (),
-        not_first: Sequence[str] = (),
-        avoid: Sequence[str] = (),
-    ) -> str: ...
-
-    def render_chat(self, messages: list[dict[str, str]]) -> str: ...
-
-    def chat(
-        self,
-        messages: list[dict[str, str]],
-        *,
-        max_tokens: int,
-        on_token: Callable[[str], None] | None = None,
-        options: Sequence[str] = (),
-        avoid: Sequence[str] = (),
-    ) -> str: ...
+    supported: bool
+    why: str = ""
 
 
 @dataclass
@@ -117,20 +93,41 @@ class Answer:
     # one, which may not start the same way (:func:`answer_again`)
     reasked: str = ""
 
-    @property
-    def supported(self) -> bool:
-        """Whether the answer is grounded in what the model read (:func:`is_supported`), is
+    @cached_property
+    def verdict(self) -> Verdict:
+        """Whether the answer is supported, and why not, judged once (the CLI and the server
+        only render it). Supported: grounded in what the model read (:func:`is_supported`),
         more than an echo of the question (:func:`echoes`) and, when the model could only
-        pick a year or number the text states, stands beside the question's words
+        pick a year or number the text states, beside the question's words
         (:func:`.evidence.beside_question`). A copied answer the model strayed from is not,
         nor the second choice of a model whose first answer only echoed the question: over
         five benchmark sets 6 of 39 such second answers were right (docs/BENCHMARKS.md). A
-        list decided in code ("director and producer", :mod:`.shared`) is, when each item is."""
+        list decided in code ("director and producer", :mod:`.shared`) is, when each item is.
+        Judged on first use, after the answer is complete (Adaptive-Note sets its passages)."""
         texts = fed_texts(self.passages)
-        grounded = is_supported(self.text, texts) or (self.compared is not None and each_supported(self.text, texts))
+        stated = is_supported(self.text, texts)
+        grounded = stated or (self.compared is not None and each_supported(self.text, texts))
         if self.strayed or self.reasked or not grounded or self.echoed:
-            return False
-        return not self.typed or beside_question(self.text, self.asked, self.passages)
+            return Verdict(False, self._why_not(stated))
+        if self.typed and not beside_question(self.text, self.asked, self.passages):
+            return Verdict(False, self._why_not(stated))
+        return Verdict(True)
+
+    def _why_not(self, stated: bool) -> str:
+        """The first reason that holds (:class:`Verdict`)."""
+        if self.text == FALLBACK_ANSWER:  # nothing to trust or distrust: why there is no answer
+            return "no-answer-strayed" if self.strayed else "no-answer"
+        if self.echoed:
+            return "echo"
+        if self.reasked:
+            return "second-choice"
+        if self.strayed:
+            return "strayed"
+        return "elsewhere" if stated else "absent"
+
+    @property
+    def supported(self) -> bool:
+        return self.verdict.supported
 
     @property
     def echoed(self) -> bool:
@@ -207,6 +204,7 @@ def generate_answer(
     on_token: Callable[[str], None] | None = None,
     style: PromptStyle = DEFAULT_STYLE,
     guard: bool = True,
+    cleared: Collection[tuple[str, str]] = frozenset(),
     readers: Sequence[str] | None = None,
     pick: bool = True,
     rewritten_from: str = "",
@@ -214,18 +212,17 @@ def generate_answer(
 ) -> Answer:
     """Answer ``question`` from ``passages`` (best-first) with exactly one LLM call.
 
-    With no passages, the fallback comes back with no call (``llm_calls == 0``). ``style``
-    swaps the instruction and few-shot examples (``benchmarks/prompt_eval.py``). With
-    ``guard``, passages that address the model (:mod:`.guard`) are held out of the prompt
-    (when all do, shown with those sentences removed); an answer only they could give is
-    withheld. The first of ``readers`` (:mod:`.readers.registry` names in order; None = its
-    default, () = none) that reads the answer in the fed text gives it with no model call; a
-    year or "how many" question gets one the fed text states and the question does not
-    (``typed``). With ``pick``, a copied sentence yields to the document asked for (.entity)."""
+    No passages: the fallback, no call. ``style``: the instruction and few-shot examples
+    (``benchmarks/prompt_eval.py``). ``guard``: passages that address the model (:mod:`.guard`;
+    but those ``cleared`` by the caller) are held out of the prompt (all: shown defused); an
+    answer only they could give is withheld. The first of ``readers`` (:mod:`.readers.registry`
+    names in order; None = the default, () = none) that reads the answer in the fed text gives
+    it with no model call; a year or "how many" question gets one the fed text states, not the
+    question (``typed``). ``pick``: a copied sentence yields to the document asked for (.entity)."""
     max_tokens = max_tokens if max_tokens is not None else llm.max_tokens
     if not passages:
         return Answer(FALLBACK_ANSWER, [], [], "", 0, 0.0, 0)
-    suspicious = suspicions(passages) if guard else []
+    suspicious = suspicions([p for p in passages if (p.title, p.text) not in cleared]) if guard else []
     flagged = frozenset(id(s.passage) for s in suspicious)
     shown = [p for p in passages if id(p) not in flagged] or list(passages)
     keep, docs, prompt, tokens = _fit(llm, question, shown, llm.n_ctx - max_tokens, style, flagged)

@@ -20,10 +20,8 @@ from dataclasses import dataclass
 
 from drrag_cli.asked import CUES, Question
 from drrag_cli.ingest.units import statement_units
+from drrag_cli.text.words import MONTHS, STOP, uninflected
 
-MONTHS = {m: i for i, m in enumerate(
-    "january february march april may june july august september october november december".split(), start=1)}
-MONTHS |= {m[:3]: i for m, i in list(MONTHS.items())} | {"sept": 9}
 _MONTH = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?"
           r"|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?")
 _DATE_RES = (  # (regex, group order): day month year / month day year / iso / month year / year
@@ -45,9 +43,9 @@ _NUMBER_RE = re.compile(
 )
 _IMPLIED = {"older": {"born", "birth"}, "oldest": {"born", "birth"}, "younger": {"born", "birth"},
             "youngest": {"born", "birth"}}
-_STOP = frozenset(
-    "a an the of in on at to for by with from and or is are was were be been do does did has have had which who whom "
-    "whose what when where one ones that this these those it its their there than as".split())
+# besides the stop words, the words a side is named with but never named by ("the one in
+# Oostende") and that never name the attribute compared ("more than", "there were")
+_FILLER = STOP | frozenset("one ones these those than there".split())
 _TOKEN = re.compile(r"v?\d+(?:\.\d+)+|\w+")
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(])")
 _BLOCK_START = re.compile(r"^\s*(?:[|#>*-]|\d+[.)]\s)")
@@ -65,22 +63,15 @@ class Comparison:
         return {"kind": self.kind, "values": {side: shown for side, shown in self.values}, "answer": self.answer}
 
 
-def _stem(word: str) -> str:
-    for suffix in ("ing", "ed", "es", "s"):
-        if len(word) > len(suffix) + 3 and word.endswith(suffix):
-            return word[: -len(suffix)]
-    return word
-
-
 def tokens(text: str) -> set[str]:
-    """Lower-cased, lightly stemmed word tokens; version numbers without their zero tail
-    ("v1.0", "1.0.0" → "1"), so "version 1.0" meets "[1.0.0]"."""
+    """Lower-cased tokens but stop words, a word without its ending (:func:`~drrag_cli.text.words.uninflected`);
+    version numbers without their zero tail ("v1.0", "1.0.0" → "1"): "version 1.0" meets "[1.0.0]"."""
     out = set()
     for tok in _TOKEN.findall(text.lower()):
         if tok[0] in "v0123456789" and "." in tok:
             tok = re.sub(r"(?:\.0)+$", "", tok.lstrip("v"))
-        if tok not in _STOP:
-            out.add(_stem(tok))
+        if tok not in _FILLER:
+            out.add(uninflected(tok))
     return out
 
 

@@ -22,7 +22,7 @@ from drrag_cli.answer.hop.kinds import OPENING, says_it_is
 from drrag_cli.answer.prompts import FALLBACK_ANSWER
 from drrag_cli.asked import parse
 from drrag_cli.index.links import core_title
-from drrag_cli.select.bridges import words
+from drrag_cli.text.words import words
 
 LONG_COPY = 8  # words: an answer this long is a copied sentence, not a name
 # a date, a count, a reason or a manner is not a document's title

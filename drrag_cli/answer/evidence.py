@@ -14,9 +14,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from drrag_cli.answer.tables import linearise
-from drrag_cli.evaluate.metrics import normalize_answer, stands_in
 from drrag_cli.ingest.units import statement_units
+from drrag_cli.text.tables import linearise
+from drrag_cli.text.words import normalize_answer, stands_in
 from drrag_cli.types import Passage
 
 WIDTH = 200  # characters of a long unit shown around the answer
@@ -35,7 +35,7 @@ class Evidence:
 
 def _words(text: str) -> set[str]:
     """Content words, cut to four letters: "move" meets "moved", "born" meets "born"."""
-    from drrag_cli.select.bridges import STOP  # lazily: the select package loads numpy, the client never needs it
+    from drrag_cli.text.words import STOP
 
     return {w[:4] for w in normalize_answer(text).split() if w not in STOP}
 

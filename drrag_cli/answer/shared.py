@@ -30,8 +30,9 @@ from collections.abc import Sequence
 from drrag_cli.answer.compare import Comparison
 from drrag_cli.answer.origin import COUNTRY_OF, demonym, named_sides, nationality, side_name
 from drrag_cli.answer.statements import ROLE_KEYS
-from drrag_cli.answer.tables import key_values
 from drrag_cli.asked import Question
+from drrag_cli.text.tables import key_values
+from drrag_cli.text.words import uninflected
 
 _WH = re.compile(r"\b(?:what|which)\b", re.IGNORECASE)
 # the question asks what the sides share: "... share?", "... have in common?", "are both what?"
@@ -98,10 +99,6 @@ def _national(word: str) -> bool:
     return any(part in COUNTRY_OF for part in _HYPHEN.split(word))
 
 
-def _stem(word: str) -> str:
-    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
-
-
 def _heads(role: list[str]) -> list[list[str]]:
     """``role``, and its words before "of" when it has them: "author of sixteen books" is an
     author; "genus of flowering plants" stays whole too."""
@@ -109,10 +106,10 @@ def _heads(role: list[str]) -> list[list[str]]:
 
 
 def _common_end(a: list[str], b: list[str]) -> list[str]:
-    """The words ``a`` and ``b`` both end in (plural or not), as ``a`` writes them, its last
-    word as the longer of the two ("cocktail", "cocktails": "cocktails")."""
+    """The words ``a`` and ``b`` both end in (but their endings: :func:`~drrag_cli.text.words.uninflected`),
+    as ``a`` writes them, its last word as the longer of the two ("cocktail", "cocktails": "cocktails")."""
     n = 0
-    while n < min(len(a), len(b)) and _stem(a[-1 - n]) == _stem(b[-1 - n]):
+    while n < min(len(a), len(b)) and uninflected(a[-1 - n]) == uninflected(b[-1 - n]):
         n += 1
     if not n:
         return []

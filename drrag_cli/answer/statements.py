@@ -23,11 +23,14 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 
-from drrag_cli.answer.compare import MONTHS
 from drrag_cli.answer.prompts import where_question
-from drrag_cli.answer.tables import Lookup, linearise
+from drrag_cli.answer.tables import Lookup
 from drrag_cli.ingest.units import statement_units
 from drrag_cli.select.bridges import PARTICLES  # "Sanne de Vries": "de" is no verb
+from drrag_cli.text.tables import linearise
+from drrag_cli.text.versions import VERSION_RE as _VERSION
+from drrag_cli.text.versions import named_version, release_dates
+from drrag_cli.text.words import MONTHS
 
 # "Where was Inês Carvalho born?", "When was Halyard Labs founded?", "Who was Jaws directed
 # by?": the kind of value asked for, the subject (a name) and the verb (a past participle).
@@ -295,13 +298,6 @@ def _forms(verb: str, up: str) -> str:
     return rf"(?:(?:{past}|{third}){re.escape(up)}{same})"
 
 
-_VERSION = re.compile(r"(?<![\w.])v?(\d+(?:\.\d+)+)(?![\w.]*\d)")
-_DATED_VERSION = re.compile(  # "## [1.0.0] - 2023-03-14", "1.2 (14 March 2023)", "v2.0: March 3, 2024"
-    r"(?<![\w.])\[?v?(\d+(?:\.\d+)+)\]?\s*(?:[-–—:(|]\s*)+(\d{4}-\d{2}-\d{2}|\d{1,2}\s+[A-Z][a-z]+\.?\s+\d{4}"
-    r"|[A-Z][a-z]+\.?\s+\d{1,2},?\s+\d{4})"
-)
-
-
 def read_release(question: str, docs: Sequence[tuple[str, str]]) -> Lookup | None:
     """"When was Heron 1.0.0 released?" over a changelog's "## [1.0.0] - 2023-03-14": the date
     written right after the version the question names (a zero tail aside: 1.0 is 1.0.0),
@@ -318,30 +314,6 @@ def read_release(question: str, docs: Sequence[tuple[str, str]]) -> Lookup | Non
             for written, date in release_dates(text, version):
                 found.setdefault(date.lower(), Lookup(date, title, f"version {written}", number, "text"))
     return next(iter(found.values())) if len(found) == 1 else None
-
-
-def named_version(question: str) -> str | None:
-    """The one version number the question names ("Heron 1.0.0", "v2.1"), without its zero
-    tail ("1", "2.1"); None when it names none, or two."""
-    versions = {_zero_tail(v) for v in _VERSION.findall(question)}
-    return next(iter(versions)) if len(versions) == 1 else None
-
-
-def release_dates(text: str, version: str) -> list[tuple[str, str]]:
-    """(version as written, date) wherever the text dates ``version`` (as :func:`named_version`
-    gives it) right after it: a changelog's "## [1.0.0] - 2023-03-14", "1.2 (14 March
-    2023)", "v2.0: March 3, 2024"."""
-    out = []
-    for match in _DATED_VERSION.finditer(text):
-        written, date = match.groups()
-        month = _words(date) - {"st", "nd", "rd", "th"}
-        if _zero_tail(written) == version and (not month or month <= set(MONTHS)):
-            out.append((written, date))
-    return out
-
-
-def _zero_tail(version: str) -> str:
-    return re.sub(r"(?:\.0)+$", "", version)
 
 
 _DEFINE = re.compile(r"^\s*(?P<wh>(?i:what|who))\s+(?i:is|are|was|were)\s+(?P<subject>[A-Z][^?]*?)\s*\??\s*$")
@@ -386,7 +358,7 @@ def read_definition(question: str, docs: Sequence[tuple[str, str]]) -> Lookup | 
 
 def _role(name: str, docs: Sequence[tuple[str, str]]) -> Lookup | None:
     """The Role (Title, Position, …) key of the fed document titled ``name``."""
-    from drrag_cli.answer.tables import key_values
+    from drrag_cli.text.tables import key_values
 
     for number, (title, text) in enumerate(docs):
         if title.strip().lower() == name.strip().lower():

@@ -8,7 +8,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from drrag_cli.answer.prompts import FALLBACK_ANSWER, answer_options
+from drrag_cli.answer.prompts import FALLBACK_ANSWER
+from drrag_cli.text.options import answer_options
 from drrag_cli.types import Passage
 
 
@@ -21,7 +22,7 @@ def is_supported(answer: str, texts: Sequence[str]) -> bool:
     """True when the short answer is yes/no, or its normalised words stand, in order, in
     the normalised fed text. A base model that copies a few-shot example, names something
     from its own memory or rambles fails this check; the CLI marks such answers."""
-    from drrag_cli.evaluate.metrics import normalize_answer, stands_in
+    from drrag_cli.text.words import normalize_answer, stands_in
 
     norm = normalize_answer(answer)
     if norm in ("yes", "no"):
@@ -42,7 +43,7 @@ def echoes(answer: str, question: str) -> bool:
     """True when an open question's answer only repeats words of the question, in order:
     "Which client is the Plover pipeline built for?" → "Plover". Two-sided and yes/no
     questions name their answers (:func:`answer_options`), so they never echo."""
-    from drrag_cli.evaluate.metrics import normalize_answer, stands_in
+    from drrag_cli.text.words import normalize_answer, stands_in
 
     norm = normalize_answer(answer)
     if not norm or not question or answer_options(question):

@@ -1,11 +1,9 @@
-"""Tables as sentences, for the answer prompt.
+"""Reading a table cell the question names, in code: a row's column ("In which city is
+Kestrel Rail headquartered?" over the client register), a key's value ("When did Inês
+Carvalho join?" over her profile), a timeline's date, who wrote or leads a thing.
 
-A passage's Markdown table reaches the prompt on one line ("| Client | Sector |
-Headquarters | |---|---|---| | Kestrel Rail | Regional rail operator | Linz, Austria |"),
-and a 270M model cannot tell which cell sits under which header: asked "In which city
-is Kestrel Rail headquartered?" over the client register it answered "Ghent". Each row
-is written out with its headers instead: "Client: Kestrel Rail; Sector: Regional rail
-operator; Headquarters: Linz, Austria."
+The Markdown parse (:func:`~drrag_cli.text.tables.tables`, ``key_values``, ``linearise``)
+is :mod:`drrag_cli.text.tables`, shared with ingest and retrieval.
 """
 
 from __future__ import annotations
@@ -14,108 +12,9 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-_SEPARATOR = re.compile(r"\|(?:\s*:?-{3,}:?\s*\|)+")
-_CELL = re.compile(r"([^|]*)\|")
-
-
-def _plain(cell: str) -> str:
-    """A cell without Markdown emphasis ("**Author**" → "Author")."""
-    return cell.strip("*_ ").strip()
-
-
-def _cells(text: str, start: int, n: int) -> tuple[list[str], int] | None:
-    """``n`` cells of a row that opens with "|" at or after ``start`` (white space only before)."""
-    at = start
-    while at < len(text) and text[at].isspace():
-        at += 1
-    if at >= len(text) or text[at] != "|":
-        return None
-    at += 1
-    cells = []
-    for _ in range(n):
-        found = _CELL.match(text, at)
-        if found is None:
-            return None
-        cells.append(found.group(1).strip())
-        at = found.end()
-    return cells, at
-
-
-def _header(before: str, n: int) -> tuple[list[str], int] | None:
-    """The header row of ``n`` cells that ``before`` ends with (its last n + 1 "|", then
-    white space only), and where it starts; read from the end, so a passage full of
-    separator-like runs costs time in proportion to its length."""
-    tail = before.rstrip()
-    if not tail.endswith("|"):
-        return None
-    start = len(tail) - 1
-    for _ in range(n):
-        start = tail.rfind("|", 0, start)
-        if start < 0:
-            return None
-    cells = [c.strip() for c in tail[start + 1 : -1].split("|")]
-    keyed = n == 2 and not any(cells)  # "| | |": a key-value table ("| **Author** | Priya Raman |")
-    return (cells, start) if len(cells) == n and (all(cells) or keyed) else None
-
-
-def tables(text: str) -> list[tuple[list[str], list[list[str]], int, int]]:
-    """Each Markdown table of ``text``: (headers, rows of cells, start, end)."""
-    out, done = [], 0
-    for separator in _SEPARATOR.finditer(text):
-        if separator.start() < done:
-            continue
-        n = separator.group(0).count("|") - 1
-        head = _header(text[done : separator.start()], n)
-        if head is None:
-            continue
-        headers, head_at = head
-        rows, at = [], separator.end()
-        while (row := _cells(text, at, n)) is not None:
-            cells, at = row
-            rows.append(cells)
-        if rows:
-            out.append((headers, rows, done + head_at, at))
-            done = at
-    return out
-
-
-# "- **Lead:** Inês Carvalho (Porto)" (a passage's text is one line: the next item, a heading
-# or the end of a sentence ends it: "**Owner:** Tobias. Then we ..." is Tobias)
-_BOLD_ITEM = re.compile(
-    r"(?:^|\s)(?:[-*+]\s+)?\*\*([^*:]{1,40}?)(?::\*\*|\*\*:)\s*(.+?)"
-    r"(?=\s+[-*+]\s+\*\*|\s+#|\n|(?<=[a-z0-9)]{2})\.(?:\s+[A-Z]|\s*$)|$)"
-)
-
-
-def key_values(text: str) -> list[tuple[str, str, str]]:
-    """The (key, value, "table" | "list") that ``text`` states as a key-value table ("|
-    **Author** | Priya Raman |", a profile's or a note's metadata) or as bold list items
-    ("- **Lead:** Inês Carvalho (Porto)"), keys without emphasis; empty values left out."""
-    pairs = [
-        (_plain(key), value, "table")
-        for headers, rows, _start, _end in tables(text) if not any(headers) for key, value in rows
-    ]  # fmt: skip
-    pairs += [(found.group(1).strip(), found.group(2).strip(), "list") for found in _BOLD_ITEM.finditer(text)]
-    return [pair for pair in pairs if pair[0] and pair[1]]
-
-
-def linearise(text: str, between: str = " ") -> str:
-    """``text`` with each Markdown table (header, separator, rows) written as one sentence
-    per row, "Header: cell; Header: cell." (a key-value table with an empty header:
-    "Key: value."), the rows joined by ``between``; other text and malformed tables
-    unchanged. A blank line ``between`` keeps rows apart as units even when the first
-    header is lower-case ("file: ...; questions: 100. file: ..." is one sentence)."""
-    out, done = [], 0
-    for headers, rows, start, end in tables(text):
-        out.append(text[done:start])
-        if any(headers):
-            sentences = ("; ".join(f"{h}: {c}" for h, c in zip(headers, row, strict=True) if c) + "." for row in rows)
-        else:  # key-value rows
-            sentences = (f"{_plain(key)}: {value}." for key, value in rows if key and value)
-        out.append(between.join(sentences))
-        done = end
-    out.append(text[done:])
-    return "".join(out)
+from drrag_cli.text.tables import key_values, tables
+from drrag_cli.text.tables import plain as _plain
+from drrag_cli.text.words import same_stem, same_word
 
 
 @dataclass(frozen=True)
@@ -148,7 +47,7 @@ _AGENTS = (
 _KEYS = frozenset(key for _verb, names in _AGENTS for key in names if " " not in key)
 _WHO = re.compile(r"^\s*who\b", re.I)
 _WHO_IS = re.compile(r"^\s*who\s+(?:is|was|are|were)\b", re.I)
-_PERSON = frozenset({"perso", "name", "who"})  # stems (bridges.content) of the column "Who is …?" reads
+_PERSON = frozenset({"perso", "name", "who"})  # stems (text.words.content) of the column "Who is …?" reads
 _CLAUSE = re.compile(r"\b(?:that|which|who|whom|whose|where|when)\b", re.I)
 
 
@@ -171,7 +70,7 @@ def _agent(question: str, docs: Sequence[tuple[str, str]]) -> Lookup | None:
     the fed document whose title shares most content words with what the question asks
     the agent of (:func:`_asked_agent`; at least one), when that document's table says one
     thing; None otherwise."""
-    from drrag_cli.select.bridges import content
+    from drrag_cli.text.words import content
 
     if not _WHO.match(question):
         return None
@@ -198,7 +97,7 @@ def lookup(question: str, docs: Sequence[tuple[str, str]]) -> Lookup | None:
     "headquartered" → Headquarters; or naming its agent: "Who owns X?" → Owner), and every
     such row the fed ``docs`` (title, text) hold says the same; or, for "Who wrote ...?", a
     key-value table's author (:func:`_agent`); None otherwise (the model answers)."""
-    from drrag_cli.select.bridges import content, words
+    from drrag_cli.text.words import content, words
 
     agent = _agent(question, docs) or _attribute(question, docs) or _dated(question, docs)
     if agent is not None:
@@ -228,7 +127,7 @@ def _attribute(question: str, docs: Sequence[tuple[str, str]]) -> Lookup | None:
     whose title the question names in full; None when no such key, or two values. A
     profile's table otherwise reaches Gemma-3-270M as a run of "Key: value." sentences,
     and it copied them from the start."""
-    from drrag_cli.select.bridges import STOP, WORD_RE
+    from drrag_cli.text.words import STOP, WORD_RE
 
     said = [w for w in WORD_RE.findall(question.lower()) if w not in STOP]
     found: dict[str, Lookup] = {}
@@ -255,19 +154,6 @@ def _about_the_possessed(question: str, title: str) -> bool:
     return possessed is not None and not _ASKS_ITSELF.match(question[: possessed.start()])
 
 
-def same_stem(a: str, b: str) -> bool:
-    """"joined" / "join", "languages" / "language", "role" / "roles": four letters at least,
-    and all but the shorter word's last letter when it has five or more."""
-    n = min(len(a), len(b))
-    n = n - 1 if n > 4 else n
-    return n >= 4 and a[:n] == b[:n]
-
-
-def same_word(a: str, b: str) -> bool:
-    """The same word, or two words of one stem (:func:`same_stem`): "on" / "on", "works" / "work"."""
-    return a == b or same_stem(a, b)
-
-
 _DATE_HEADERS = frozenset(("when", "date", "year", "day", "month"))
 
 
@@ -276,7 +162,7 @@ def _dated(question: str, docs: Sequence[tuple[str, str]]) -> Lookup | None:
     2022 | Plover v1.0 shipped, covering 212 pumping stations |"): the date cell of the one
     row whose other cells say the most of the question's words (two at least); None when
     two rows tie, or two tables disagree."""
-    from drrag_cli.select.bridges import STOP, WORD_RE
+    from drrag_cli.text.words import STOP, WORD_RE
 
     if not re.match(r"\s*when\b", question, re.IGNORECASE):
         return None
@@ -297,7 +183,7 @@ def _dated(question: str, docs: Sequence[tuple[str, str]]) -> Lookup | None:
 
 def _said(said: set[str], row: list[str], skip: int) -> int:
     """How many of the question's words ``said`` a row's cells (but cell ``skip``) hold, by stem."""
-    from drrag_cli.select.bridges import WORD_RE
+    from drrag_cli.text.words import WORD_RE
 
     cells = {w for j, cell in enumerate(row) if j != skip for w in WORD_RE.findall(cell.lower())}
     return sum(any(same_word(w, c) for c in cells) for w in said)

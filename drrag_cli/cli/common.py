@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import json
-import math
 import sys
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from drrag_cli.config import Settings, load_settings
-from drrag_cli.question import clean_text
+from drrag_cli.jsonsafe import json_safe
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -89,19 +88,6 @@ def print_json(data: Any) -> None:
         buffer.write(text.encode("utf-8"))
         buffer.flush()
     sys.stdout.flush()
-
-
-def json_safe(data: Any) -> Any:
-    """``data`` with every string (keys too) free of lone surrogates and every float finite."""
-    if isinstance(data, str):
-        return clean_text(data)
-    if isinstance(data, float):
-        return data if math.isfinite(data) else None
-    if isinstance(data, dict):
-        return {json_safe(k) if isinstance(k, str) else k: json_safe(v) for k, v in data.items()}
-    if isinstance(data, (list, tuple)):
-        return [json_safe(v) for v in data]
-    return data
 
 
 def stderr_console() -> Console:

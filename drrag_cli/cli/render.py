@@ -193,29 +193,30 @@ def _print_warnings(answer: Any, question: str, console: Console) -> None:
             f"not shown to it{escape(tail)}",
             highlight=False,
         )
-    if not answer.supported and answer.passages:
-        from drrag_cli.answer.prompts import FALLBACK_ANSWER
-        from drrag_cli.answer.support import echoes_either, fed_texts, is_supported
+    if answer.supported or not answer.passages:
+        return
+    why = answer.verdict.why
+    if why.startswith("no-answer"):  # nothing to trust or distrust: say why there is no answer
+        console.print(f"[yellow]no answer:[/yellow] read the sources below; {_WHY[why]}", highlight=False)
+        return
+    said = _WHY.get(why, _WHY["absent"])
+    if why == "second-choice":
+        said += f" (its first, {escape(repr(answer.reasked))}, only repeated the question)"
+    console.print(
+        f"[yellow]unsupported:[/yellow] the answer {said}; check the sources before trusting it",
+        highlight=False,
+    )
 
-        if answer.text == FALLBACK_ANSWER:  # nothing to trust or distrust: say why there is no answer
-            why = "the model's own answer was not in them" if answer.strayed else "the model found none in them"
-            console.print(f"[yellow]no answer:[/yellow] read the sources below; {why}", highlight=False)
-            return
-        reasked = getattr(answer, "reasked", "")
-        if echoes_either(answer.text, answer.asked, question):  # as asked, or as written
-            why = "only repeats the question"
-        elif reasked:
-            why = f"is the model's second choice (its first, {escape(repr(reasked))}, only repeated the question)"
-        elif answer.strayed:
-            why = "is copied from the sources below, but the model's own answer was not in them"
-        elif is_supported(answer.text, fed_texts(answer.passages)):
-            why = "is in the sources below, but not where they speak of the question"  # a picked year/number
-        else:
-            why = "is not in the sources below"
-        console.print(
-            f"[yellow]unsupported:[/yellow] the answer {why}; check the sources before trusting it",
-            highlight=False,
-        )
+
+_WHY = {  # an answer's verdict (answer.Verdict.why), as the CLI says it
+    "no-answer": "the model found none in them",
+    "no-answer-strayed": "the model's own answer was not in them",
+    "echo": "only repeats the question",
+    "second-choice": "is the model's second choice",
+    "strayed": "is copied from the sources below, but the model's own answer was not in them",
+    "elsewhere": "is in the sources below, but not where they speak of the question",  # a picked year/number
+    "absent": "is not in the sources below",
+}
 
 
 def print_method_notes(retrieval: RetrievalResult, console: Console) -> None:

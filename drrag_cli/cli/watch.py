@@ -15,7 +15,8 @@ import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from drrag_cli.cli.common import json_safe, stderr_console
+from drrag_cli.cli.common import stderr_console
+from drrag_cli.jsonsafe import json_safe
 
 if TYPE_CHECKING:
     from rich.console import Console

@@ -9,31 +9,13 @@ sentence. Only the standard library is needed.
 from __future__ import annotations
 
 import math
-import re
-import string
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-_ARTICLES = re.compile(r"\b(a|an|the)\b")
-_PUNCT = frozenset(string.punctuation)
+from drrag_cli.text.words import normalize_answer
+
 _SPECIAL = frozenset({"yes", "no", "noanswer"})
-
-
-def normalize_answer(text: str) -> str:
-    """SQuAD normalisation: lowercase, drop punctuation, drop a/an/the, collapse spaces.
-
-    Same order as the official script (punctuation before articles), so "the-end"
-    becomes "theend" there too and scores stay comparable.
-    """
-    text = "".join(ch for ch in text.lower() if ch not in _PUNCT)
-    return " ".join(_ARTICLES.sub(" ", text).split())
-
-
-def stands_in(norm: str, text: str) -> bool:
-    """True when ``norm`` (a phrase already through :func:`normalize_answer`) stands, word
-    for word and in order, in ``text`` once normalised: "uppsala" in "Born in Uppsala."."""
-    return f" {norm} " in f" {normalize_answer(text)} "
 
 
 def _as_list(answers: str | Sequence[str]) -> list[str]:

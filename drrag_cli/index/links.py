@@ -84,17 +84,6 @@ def _file_stem(path: str) -> str:
     return posixpath.splitext(posixpath.basename(path.replace("\\", "/")))[0].lower()
 
 
-_SHOWN_WIKI_LINK = re.compile(r"\[\[([^\]|#\n]*)(?:#[^\]|\n]*)?(?:\|([^\]\n]*))?\]\]")  # [[Page#Part|alias]]
-_SHOWN_MD_LINK = re.compile(r"!?\[([^\]\n]*)\]\([^)\n]*\)")  # [text](target), ![alt](image)
-
-
-def unlinked(text: str) -> str:
-    """Links as the words a reader sees: "[[Marisol Okonkwo|Marisol]]" → "Marisol",
-    "[[Ana Ruiz]]" → "Ana Ruiz", "[the plan](plans/q3.md)" → "the plan"."""
-    text = _SHOWN_WIKI_LINK.sub(lambda m: (m.group(2) or m.group(1)).strip(), text)
-    return _SHOWN_MD_LINK.sub(lambda m: m.group(1), text)
-
-
 def _words(text: str) -> list[str]:
     return _WORD.findall(text)
 

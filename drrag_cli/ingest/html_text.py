@@ -5,7 +5,7 @@ loader, e-book chapters and HTML-only mail.
 
 A table's cells used to run together ("ToolWhat it doesOwner heron-cliQuery and ..."):
 the words at cell borders were lost to search, and neither the answer stage's table
-reading (:mod:`drrag_cli.answer.tables`) nor the named hops saw a row."""
+reading (:mod:`drrag_cli.text.tables`) nor the named hops saw a row."""
 
 from __future__ import annotations
 

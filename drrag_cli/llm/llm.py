@@ -15,12 +15,12 @@ from pathlib import Path
 from typing import Any
 
 import drrag_cli.llm.kv_cache as kv_cache
-from drrag_cli.answer.prompts import DOCS_OPEN
 from drrag_cli.config import LLMSettings
 from drrag_cli.errors import ModelError
 from drrag_cli.llm.embedded import FIX_HINT, default_model_path
 from drrag_cli.llm.perf import CallStats, amx_cpu, cores, plain_cpu_buffers, quiet_stderr, threads_now
 from drrag_cli.llm.sampling import Avoid, SpanOnly, end_tokens, sampling_kwargs
+from drrag_cli.text.fence import DOCS_OPEN
 
 BEST = "best"  # llm.model_path: the strongest installed model (drrag models install NAME)
 _GGUF_MAGIC = b"GGUF"

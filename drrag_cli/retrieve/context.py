@@ -334,7 +334,7 @@ class RunContext:
         """When the question names a version that no fed passage dates, the first fed
         document's passage that does, after that document's passages: "When was Heron 1.0.0
         released?" found the changelog by its 0.9.0 and 1.1.0 sections."""
-        from drrag_cli.answer.statements import named_version, release_dates
+        from drrag_cli.text.versions import named_version, release_dates
 
         version = named_version(self.question) if documents else None
         if version is None or any(release_dates(d.passage.text, version) for d in documents):

@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from drrag_cli.answer.prompts import neutralise
+from drrag_cli.text.fence import neutralise
 
 KINDS = ("gqr", "kwr", "par", "cce")  # rewrite.strategies (config.RewriteStrategy) minus adaptive
 PROMPT_VERSION = "dmqr-1"  # bump when a prompt changes: old cache entries are then ignored

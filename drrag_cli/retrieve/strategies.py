@@ -110,8 +110,8 @@ def _described(question: str, head: str) -> bool:
     asks the question about her (answer/hop/decompose.py). Prose does not count: the
     Saltmarsh report's abstract says "embedding model", and fed beside its other passages
     it pushed the infrastructure page out of QUESTIONS.md Q2's context."""
-    from drrag_cli.answer.hop.description import content_words
-    from drrag_cli.answer.tables import key_values
+    from drrag_cli.text.tables import key_values
+    from drrag_cli.text.words import content_words
 
     said = [content_words(value) for _key, value, _kind in key_values(head)]
     for found in _THE.finditer(question):
@@ -130,7 +130,7 @@ def _defines(question: str, lead: Selected) -> bool:
     """"What is Saltmarsh?" asks what the report titled "Saltmarsh: Compact Sentence
     Embeddings …" is about: its title's part before the colon is the asked name."""
     from drrag_cli.index.links import core_title
-    from drrag_cli.select.bridges import content
+    from drrag_cli.text.words import content
 
     asked = _WHAT_IS.match(question)
     return bool(asked) and content(asked.group(1)) == content(core_title(lead.passage.title)) != set()
@@ -138,10 +138,10 @@ def _defines(question: str, lead: Selected) -> bool:
 
 def _section(ctx: RunContext, title: str, ids: list[int]) -> int | None:
     """The passage of a named note whose heading fits the question best, when one does
-    (:func:`~drrag_cli.answer.sections.heading_fit`): "What does Tobias Lindqvist work
+    (:func:`~drrag_cli.text.sections.heading_fit`): "What does Tobias Lindqvist work
     on?" → "## What he works on"; "... do outside work?" → "## Outside work" (two words
     fit, against one)."""
-    from drrag_cli.answer.sections import fitting_section
+    from drrag_cli.text.sections import fitting_section
 
     found = fitting_section(ctx.question, ((pid, title, p.text) for pid, p in ctx.fetch(ids).items()))
     return found[0] if found is not None else None
@@ -254,8 +254,8 @@ class CFS(BaseStrategy):
         """(static index, candidate id) → the name by which the static document leads to
         the candidate and its distance to the question's words
         (:func:`drrag_cli.select.bridges.names_hop`; ``adds``: :func:`~drrag_cli.retrieve.walks.adds_of`)."""
-        from drrag_cli.answer.prompts import answer_options
         from drrag_cli.select import bridges
+        from drrag_cli.text.options import answer_options
 
         out: dict[tuple[int, int], tuple[str, int]] = {}
         options = answer_options(ctx.question)

@@ -21,38 +21,11 @@ from functools import lru_cache
 
 from drrag_cli.index.links import core_title, explicit_links, links_to
 from drrag_cli.ingest.units import units
+from drrag_cli.text.words import CALENDAR, PARTICLES, STOP, WORD_RE, content, stem, words
 
-STOP = frozenset(
-    "a an the of in on at to for from by with as and or is are was were be been has have had that this who which "
-    "what whose whom where when how did does do it its their his her "
-    "i me my we us our you your they them he him she".split()  # "tells you to use": no pointer
-)
-CALENDAR = frozenset(
-    "january february march april may june july august september october november december "
-    "monday tuesday wednesday thursday friday saturday sunday".split()
-)
-WORD_RE = re.compile(r"[^\W_]+")
-PARTICLES = "van|von|de|der|den|du|da|di|del|della|dos|la|le|al|bin|ibn"  # "Vincent van Gogh", "Mies van der Rohe"
 NAME_RE = re.compile(
     rf"`([^`\s]{{3,40}})`|\b([A-Z][\w-]+(?:(?:[ ]|[ ]&[ ]|(?:[ ](?:{PARTICLES})){{1,2}}[ ])[A-Z][\w-]+)*)"
 )  # capitalised words, joined by spaces, " & " ("Fennick & Daughters") or name particles
-
-
-def words(text: str) -> str:
-    """``text``'s words, lower-case, one space apart and one space around: a phrase test
-    by ``in`` (" kestrel rail " in words(text))."""
-    return f" {' '.join(WORD_RE.findall(text.lower()))} "
-
-
-def stem(word: str) -> str:
-    """A crude stem, enough to match a question's words with a note's: the first five
-    letters ("backup"/"backups", "restoring"/"restore", "headquarters"/"headquartered")."""
-    return word[:5]
-
-
-def content(text: str) -> set[str]:
-    """The stems of the content words of ``text``, lower-case."""
-    return {stem(w) for w in WORD_RE.findall(text.lower()) if w not in STOP}
 
 
 def names_title(question: str, title: str) -> bool:

@@ -36,6 +36,8 @@ _TOKEN = re.compile(r"[^\W_]+")
 FOCUS_UNITS = 2  # units of d1 / d2 the focus features look at
 _CMP_CUES = (" or ", "both", "same", "which one", "who was born first", "older", "younger",
              "first?", "longer", "more ", "larger", "higher")
+# the shipped classifier was trained with these words left out of its word features: its own
+# list (text.words.STOP is the package's), changed only with the weights retrained
 STOP = frozenset(
     "a an the of and or in on at to for from by with as is are was were be been being "
     "this that these those it its he she they his her their them who whom whose which what "

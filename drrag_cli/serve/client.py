@@ -137,6 +137,7 @@ def answer_view(doc: dict[str, Any]) -> Any:
         suspicious=suspicious,
         withheld=doc.get("withheld_answer", ""),
         supported=doc.get("supported", False),
+        verdict=SimpleNamespace(supported=doc.get("supported", False), why=doc.get("why_unsupported", "")),
         strayed=doc.get("strayed", False),
         evidence=doc.get("evidence"),
         passages=fed,

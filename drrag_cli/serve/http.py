@@ -70,7 +70,7 @@ def status_of(err: DrragError) -> int:
 
 def dumps(doc: Any) -> str:
     """The document as the CLI's --json prints it (valid UTF-8 JSON, NaN as null), one line."""
-    from drrag_cli.cli.common import json_safe
+    from drrag_cli.jsonsafe import json_safe
 
     return json.dumps(json_safe(doc), ensure_ascii=False, allow_nan=False)
 

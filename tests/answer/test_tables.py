@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from drrag_cli.answer.tables import key_values, linearise, lookup, tables
+from drrag_cli.answer.tables import lookup
+from drrag_cli.text.tables import key_values, linearise, tables
 
 REGISTER = (
     "# Client register *Snapshot.* | Client | Sector | Headquarters | Account owner | |---|---|---|---| "

@@ -35,7 +35,7 @@ def test_a_strayed_copy_is_marked_even_from_a_server(capsys: pytest.CaptureFixtu
     """`drrag ask --server` prints from the JSON: "strayed" there gives the same warning."""
     from drrag_cli.cli.render import print_answer
 
-    print_answer(answer_view(_doc("12 TB", supported=False, strayed=True)))
+    print_answer(answer_view(_doc("12 TB", supported=False, strayed=True, why_unsupported="strayed")))
     out = " ".join(capsys.readouterr().out.split())
     assert "unsupported: the answer is copied from the sources below, but the model's own answer was not in them" in out
 
@@ -44,11 +44,11 @@ def test_no_answer_is_not_called_copied_or_unsupported(capsys: pytest.CaptureFix
     """"I don't know." after a strayed copy is no copy: the line says there is no answer, and why."""
     from drrag_cli.cli.render import print_answer
 
-    print_answer(answer_view(_doc("I don't know.", supported=False, strayed=True)))
+    print_answer(answer_view(_doc("I don't know.", supported=False, strayed=True, why_unsupported="no-answer-strayed")))
     out = " ".join(capsys.readouterr().out.split())
     assert "no answer: read the sources below; the model's own answer was not in them" in out
     assert "copied" not in out and "unsupported" not in out
-    print_answer(answer_view(_doc("I don't know.", supported=False)))
+    print_answer(answer_view(_doc("I don't know.", supported=False, why_unsupported="no-answer")))
     out = " ".join(capsys.readouterr().out.split())
     assert "no answer: read the sources below; the model found none in them" in out
 
@@ -66,7 +66,7 @@ def test_a_second_choice_after_an_echo_is_marked_and_names_the_echo(capsys: pyte
     """The model's first answer only repeated the question; its second is not vouched for."""
     from drrag_cli.cli.render import print_answer
 
-    print_answer(answer_view(_doc("Lana Wood", supported=False, reasked="Susie")))
+    print_answer(answer_view(_doc("Lana Wood", supported=False, reasked="Susie", why_unsupported="second-choice")))
     out = " ".join(capsys.readouterr().out.split())
     first = "(its first, 'Susie', only repeated the question)"
     assert f"unsupported: the answer is the model's second choice {first}" in out

@@ -118,7 +118,7 @@ def test_mean_accumulator_and_summarise() -> None:
 
 
 def test_a_normalised_phrase_stands_in_a_text_word_for_word() -> None:
-    from drrag_cli.evaluate.metrics import stands_in
+    from drrag_cli.text.words import stands_in
 
     assert stands_in("uppsala", "Born in Uppsala.")
     assert stands_in("new york", "The New-York? No: the New York office.")

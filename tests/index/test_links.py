@@ -14,9 +14,9 @@ from drrag_cli.index.links import (
     find_links,
     links_to,
     title_forms,
-    unlinked,
 )
 from drrag_cli.select.features import link_order
+from drrag_cli.text.fence import unlinked
 
 DOCS = [
     DocRef(1, "projects/heron/overview.md", "Heron: project overview"),

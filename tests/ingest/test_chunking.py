@@ -60,8 +60,8 @@ def _table_doc(rows: int) -> str:
 
 
 def test_a_long_table_is_cut_between_rows_and_repeats_its_header() -> None:
-    from drrag_cli.answer.tables import linearise
     from drrag_cli.ingest.chunking import markdown_tables
+    from drrag_cli.text.tables import linearise
 
     text = _table_doc(60)
     (table,) = markdown_tables(text)

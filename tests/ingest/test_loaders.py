@@ -82,8 +82,8 @@ def test_text_rst_html_pdf_records(tmp_path: Path) -> None:
 
 def test_html_tables_become_markdown_rows(tmp_path: Path) -> None:
     """Cells no longer run together ("ToolWhat it doesOwner"); the answer stage reads the rows."""
-    from drrag_cli.answer.tables import linearise
     from drrag_cli.ingest.html_text import html_text
+    from drrag_cli.text.tables import linearise
 
     page = (
         "<html><head><title>Onboarding</title></head><body><h2>Tools</h2>\n<table>\n"
@@ -173,8 +173,8 @@ def test_drragignore_excludes_per_root(tmp_path: Path) -> None:
 
 def test_a_pdf_s_author_opens_its_text_as_a_metadata_item(tmp_path: Path) -> None:
     """The file's Author, where a note's metadata says it, so "Who wrote the X report?" is
-    read from it (answer/tables.key_values)."""
-    from drrag_cli.answer.tables import key_values
+    read from it (text/tables.key_values)."""
+    from drrag_cli.text.tables import key_values
 
     make_pdf(tmp_path / "r.pdf", [["Tidal Survey"], ["page two"]], title="Tidal Survey", author="Ana Ruiz; Jo Lee")
     (doc,) = load(tmp_path / "r.pdf").documents

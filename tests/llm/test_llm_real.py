@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 
 from drrag_cli.answer import generate_answer
-from drrag_cli.answer.prompts import DOCS_CLOSE, DOCS_OPEN
 from drrag_cli.config import LLMSettings
 from drrag_cli.errors import ModelError
 from drrag_cli.llm.kv_cache import common_prefix
 from drrag_cli.llm.llm import LocalLLM, default_model_path
+from drrag_cli.text.fence import DOCS_CLOSE, DOCS_OPEN
 from drrag_cli.types import Passage
 
 pytestmark = pytest.mark.slow
@@ -253,7 +253,8 @@ def test_a_second_ask_starts_otherwise_and_reads_no_prompt_again(llm: LocalLLM) 
     """After an answer, the same prompt asked with ``avoid`` keeps every cell but the last
     prompt token's and may not start as the first answer did; the next question's prompt
     is evaluated from the fixed prefix as always."""
-    from drrag_cli.answer.prompts import DEFAULT_STYLE, completion_prompt, document_lines
+    from drrag_cli.answer.prompts import DEFAULT_STYLE, completion_prompt
+    from drrag_cli.text.fence import document_lines
 
     docs = [("Miracle on 34th Street", "The 1947 film stars Natalie Wood as Susie Walker."),
             ("Natalie Wood", "Natalie Wood was an American actress. Her sister Lana Wood is one too.")]  # fmt: skip

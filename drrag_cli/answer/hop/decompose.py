@@ -19,13 +19,14 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from drrag_cli.answer.hop.describes import made_by, made_units
-from drrag_cli.answer.hop.description import DETERMINERS, DO, PREPOSITIONS, bridge_question, content_words, said_of
+from drrag_cli.answer.hop.description import DETERMINERS, DO, PREPOSITIONS, bridge_question, said_of
 from drrag_cli.answer.hop.kinds import OPENING, asked_kind, says_it_is
 from drrag_cli.index.links import core_title, explicit_links, links_to, title_forms
 from drrag_cli.ingest.units import units
-from drrag_cli.select.bridges import CALENDAR, NAME_RE, STOP, WORD_RE, content, inside, topic_name, topic_units
+from drrag_cli.select.bridges import NAME_RE, inside, topic_name, topic_units
 from drrag_cli.select.bridges import about as is_about  # `about` names a title here
-from drrag_cli.select.bridges import words as word_string  # `words` is a list in bridge_question
+from drrag_cli.text.words import CALENDAR, STOP, WORD_RE, content, content_words
+from drrag_cli.text.words import words as word_string  # `words` is a list in bridge_question
 
 if TYPE_CHECKING:
     from drrag_cli.retrieve.context import Selected

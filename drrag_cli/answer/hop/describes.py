@@ -15,7 +15,7 @@ import re
 
 from drrag_cli.index.links import core_title
 from drrag_cli.ingest.units import units
-from drrag_cli.select.bridges import WORD_RE, content
+from drrag_cli.text.words import WORD_RE, content
 
 # an agent noun and the verb forms a note says it with: "the leader of the flood team" is
 # who "the flood team is led by"
@@ -44,7 +44,7 @@ def describes(description: str, near: str, about: str, entity: str = "") -> bool
     """The static document describes the entity as ``description`` does: a content word of
     it in ``near`` (what the document says where it names the entity) beyond the words of
     ``about`` (its title: every line of the Tern retrospective is about Tern), compared by
-    :func:`~drrag_cli.select.bridges.stem`: "the judge of the harvest show" is who the show
+    :func:`~drrag_cli.text.words.stem`: "the judge of the harvest show" is who the show
     "is judged by"; or an agent noun said with its verb (:func:`acts`: the cup "was won by"),
     or who made a work (:data:`_BY_AGENT`) that the description names, where the document
     says the work is "by" the ``entity`` ("an album by American band Madina Lake") or the

@@ -12,9 +12,10 @@ from __future__ import annotations
 import re
 
 from drrag_cli.answer.hop.describes import AGENT_VERBS, acts, describes
-from drrag_cli.answer.prompts import answer_options, neutralise
 from drrag_cli.index.links import core_title
-from drrag_cli.select.bridges import STOP, WORD_RE, content
+from drrag_cli.text.fence import neutralise
+from drrag_cli.text.options import answer_options
+from drrag_cli.text.words import STOP, WORD_RE, content
 
 DETERMINERS = frozenset({"the", "a", "an"})
 _RELATIVE = frozenset({"that", "which", "who", "whom"})
@@ -381,10 +382,6 @@ def _leading_description(
     if not describes(" ".join(words[:end]), near, about, entity):
         return None
     return " ".join([entity, *words[end:]]) + "?"
-
-
-def content_words(text: str) -> set[str]:
-    return {w for w in WORD_RE.findall(text.lower()) if w not in STOP}
 
 
 def said_of(entity: str, text: str, cues: set[str]) -> bool:

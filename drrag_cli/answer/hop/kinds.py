@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from drrag_cli.answer.hop.description import BE, DO, PARTICIPLE_RE, PREPOSITIONS
-from drrag_cli.select.bridges import STOP, WORD_RE
+from drrag_cli.text.words import STOP, WORD_RE
 
 OPENING = 200  # characters of the bridge's document where it says what it is ("... is an American film director")
 

@@ -12,8 +12,9 @@
    (d) the LLM compares best note (A) with the updated note (B); B replaces A if better.
 3. Stop when invalid updates >= T_IU, iterations >= T_CI or distinct retrieved passages
    >= T_RP (checked in that order, before each iteration, so also right after step 1).
-4. Answer with :func:`~.answer.generate_answer`, the best note as the only document (the
-   tuned few-shot short-answer prompt, ``Answer:``, stop at newline, ``clean_answer``).
+4. Answer with the answer stage's ``generate_answer`` (handed in: ``run_note(answer=...)``),
+   the best note as the only document (the tuned few-shot short-answer prompt, ``Answer:``,
+   stop at newline, ``clean_answer``).
 
 An update is *invalid* whenever it gains no knowledge: the comparison kept A, the verdict
 was unreadable (neither A nor B), the updated note was empty or identical to the best
@@ -34,10 +35,10 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
-from drrag_cli.answer.answer import Answer, Generator, generate_answer
-from drrag_cli.answer.prompts import neutralise
 from drrag_cli.config import NoteSettings
+from drrag_cli.llm.generator import Generator
 from drrag_cli.retrieve.note.prompts import (
     NotePrompt,
     compare_prompt,
@@ -52,9 +53,11 @@ from drrag_cli.retrieve.note.prompts import (
     query_prompt,
     update_prompt,
 )
+from drrag_cli.text.fence import neutralise
 from drrag_cli.types import Passage
 
 Retrieve = Callable[[str, int], list[Passage]]
+Answerer = Callable[..., Any]  # generate_answer(llm, question, passages, *, max_tokens, on_token) -> Answer
 Docs = list[tuple[str, str]]
 QUERY_MAX_TOKENS = 32
 VERDICT_MAX_TOKENS = {False: 4, True: 16}  # completion (one letter) / chat (may answer in JSON)
@@ -70,7 +73,7 @@ class NoteResult:
     output, kept the best note) or ``stopped: <why>``.
     """
 
-    answer: Answer  # llm_calls / generate_s are the whole run's; passages = those read into the best note
+    answer: Any  # answer.Answer; llm_calls / generate_s are the whole run's; passages = those read into the best note
     best_note: str
     queries: list[str]  # every query retrieved with, the question first
     passages: list[Passage]  # all distinct passages retrieved, first-seen order
@@ -288,9 +291,9 @@ class _Run:
         return candidate, "better"
 
     # -- answer --------------------------------------------------------------------------
-    def answer(self, max_tokens: int, on_token: Callable[[str], None] | None) -> Answer:
+    def answer(self, answer_with: Answerer, max_tokens: int, on_token: Callable[[str], None] | None) -> Any:
         note = [] if not self.best else [Passage(NOTE_SOURCE, "Notes", self.best, 0, 0, len(self.best))]
-        answer = generate_answer(self.llm, self.question, note, max_tokens=max_tokens, on_token=on_token)
+        answer = answer_with(self.llm, self.question, note, max_tokens=max_tokens, on_token=on_token)
         self.calls += answer.llm_calls
         self.seconds += answer.generate_s
         answer.passages, answer.trimmed = list(self.best_read), []
@@ -304,12 +307,15 @@ def run_note(
     retrieve: Retrieve,
     settings: NoteSettings,
     *,
+    answer: Answerer,
     answer_max_tokens: int = 48,
     on_token: Callable[[str], None] | None = None,
 ) -> NoteResult:
     """Answer ``question`` the Adaptive-Note way; ``on_token`` streams the final answer only.
 
-    ``retrieve(query, n)`` returns the top-``n`` passages, best first. LLM errors
+    ``retrieve(query, n)`` returns the top-``n`` passages, best first; ``answer`` is the
+    answer stage's ``generate_answer``, handed in by the pipeline (retrieval imports no
+    stage above it), called once on the best note. LLM errors
     (:class:`~drrag_cli.errors.ModelError`) and retriever errors propagate; malformed
     LLM outputs never do (see ``NoteResult.fallbacks``).
     """
@@ -317,9 +323,9 @@ def run_note(
     stop = run.initialise()
     while not stop:
         stop = stop_reason(run.invalid, run.iterations, len(run.passages), settings) or run.iterate()
-    answer = run.answer(answer_max_tokens, on_token)
+    final = run.answer(answer, answer_max_tokens, on_token)
     return NoteResult(
-        answer=answer,
+        answer=final,
         best_note=run.best,
         queries=run.queries,
         passages=run.passages,

@@ -12,18 +12,18 @@ as the user turn. Completion (base models such as the embedded Gemma-3-270M): th
 instruction, one or two solved examples in exactly the final layout, then the real fields
 ending in the label the model continues; generation stops at the first newline, so every
 note, query and verdict is one line. The examples reuse HotpotQA *train* questions of
-:mod:`.prompts` (never dev). Probed on Gemma-3-270M: two init examples stop it from
+:mod:`drrag_cli.answer.prompts` (never dev). Probed on Gemma-3-270M: two init examples stop it from
 restating the question as a made-up answer; a second update example leaked its facts
 into the real note, so the update prompt keeps one; with the note right before a
 ``New query:`` label it copied the note, so the asked list comes first, the label asks
 for the missing information and the examples answer with the bridge entity's name.
 
 Everything from documents, and everything the model wrote after reading them (notes,
-queries), is untrusted: it goes through :func:`~.prompts.neutralise`, so it stays on one
+queries), is untrusted: it goes through :func:`~drrag_cli.text.fence.neutralise`, so it stays on one
 line and can neither fake a label line (``Better note (A or B): B``) nor close a block.
 
 Parsers never raise: an empty note/query comes back as ``""`` and an unreadable verdict
-as ``None``; :mod:`.note` records the fallback it uses instead.
+as ``None``; :mod:`.loop` records the fallback it uses instead.
 """
 
 from __future__ import annotations
@@ -32,7 +32,8 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from drrag_cli.answer.prompts import neutralise, render_documents
+from drrag_cli.text.fence import neutralise, render_documents
+from drrag_cli.text.words import STOP
 
 MAX_QUERY_WORDS = 30
 FALLBACK_QUERY_WORDS = 6
@@ -95,17 +96,16 @@ _WORD_RE = re.compile(r"[^\W_]+(?:['’-][^\W_]+)*")
 _VERDICT_RE = re.compile(r"\b(?:note\s*)?([ab12])\b", re.IGNORECASE)
 _STATUS_RE = re.compile(r"status\W*(true|false)", re.IGNORECASE)
 _CUE_ECHO_RE = re.compile(r"better note|\(?\s*a\s+or\s+b\s*\)?|note\s+a\s+or\s+(?:note\s+)?b", re.IGNORECASE)
-_STOPWORDS = frozenset(
-    "the a an and or of in on at to for by with from as is are was were be been being it its this that these "
-    "those which who whom whose what when where why how not no yes but if then than also has have had do does "
-    "did can could would should will may might into about after before between during over under he she they "
-    "his her their them there here such only other more most some any all each both one two".split()
+# a fallback query's note words: not the stop words, nor the vague ones a note is full of
+_STOPWORDS = STOP | frozenset(
+    "about after all also any before being between both but can could during each here if into may might more "
+    "most no not one only other over should some such than then there these those two under why will would yes".split()
 )
 
 
 @dataclass(frozen=True)
 class NotePrompt:
-    """One prompt in both renderings; :mod:`.note` picks by ``llm.has_chat_template``."""
+    """One prompt in both renderings; :mod:`.loop` picks by ``llm.has_chat_template``."""
 
     system: str
     user: str

@@ -3,7 +3,8 @@
 It has the one strategy signature, ``run(question, ctx)``, but its retrieval is a loop
 of LLM calls that ends in the answer, so its :class:`RetrievalResult` carries the answer
 (``result.answer``) and the note (``result.note``); the pipeline then calls no LLM again.
-It needs ``ctx.services``: ``generator`` (the LLM), ``note`` (NoteSettings),
+It needs ``ctx.services``: ``generator`` (the LLM), ``note`` (NoteSettings), ``answer``
+(the answer stage's ``generate_answer``: retrieval imports no stage above it),
 ``answer_max_tokens`` and optionally ``on_token``. It takes no rewrite or refine part.
 """
 
@@ -34,6 +35,7 @@ class Note(BaseStrategy):
             services["generator"],
             retrieve,
             services["note"],
+            answer=services["answer"],
             answer_max_tokens=services.get("answer_max_tokens", 48),
             on_token=services.get("on_token"),
         )

@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 import pytest
 
+from drrag_cli.answer.answer import generate_answer
 from drrag_cli.answer.prompts import FALLBACK_ANSWER
 from drrag_cli.config import LLMSettings, NoteSettings
 from drrag_cli.retrieve.note.loop import NoteResult, run_note
@@ -88,7 +89,7 @@ Run = tuple[NoteResult, ScriptedLLM]
 
 def run(outputs: list[str], retrieve: ScriptedRetrieve, chat: bool = False, **kw: int) -> Run:
     llm = ScriptedLLM(outputs, chat=chat)
-    result = run_note(QUESTION, llm, retrieve, settings(**kw))
+    result = run_note(QUESTION, llm, retrieve, settings(**kw), answer=generate_answer)
     assert not llm.outputs, f"script not used up: {llm.outputs}"
     assert result.llm_calls == result.answer.llm_calls == len(llm.prompts)
     return result, llm
@@ -207,7 +208,8 @@ def test_prompts_are_fitted_into_n_ctx() -> None:
     ps = [passage(i, words=100) for i in range(3)]
     fit_two = len(init_prompt(QUESTION, [(p.title, p.text) for p in ps[:2]]).completion.split()) + 50
     llm = ScriptedLLM(["N0", "ans"], n_ctx=fit_two + 20)  # room for two passages at init
-    result = run_note(QUESTION, llm, ScriptedRetrieve([0, 1, 2], words=100), settings(top_k=3, t_rp=3))
+    retrieve = ScriptedRetrieve([0, 1, 2], words=100)
+    result = run_note(QUESTION, llm, retrieve, settings(top_k=3, t_rp=3), answer=generate_answer)
     assert "Doc 1" in llm.prompts[0] and "Doc 2" not in llm.prompts[0]
     assert [p.passage_id for p in result.answer.passages] == [0, 1]  # the dropped one was not read
     assert [p.passage_id for p in result.passages] == [0, 1, 2]  # ... but was retrieved
@@ -216,7 +218,7 @@ def test_prompts_are_fitted_into_n_ctx() -> None:
 def test_long_notes_are_cut_never_overflow() -> None:
     long_note, longer = " ".join(f"a{i}" for i in range(200)), " ".join(f"b{i}" for i in range(200))
     llm = ScriptedLLM([long_note, "q1", longer, "B", "ans"], n_ctx=330)  # the fake asserts no overflow
-    result = run_note(QUESTION, llm, ScriptedRetrieve([0, 1], [2, 3]), settings(t_ci=1))
+    result = run_note(QUESTION, llm, ScriptedRetrieve([0, 1], [2, 3]), settings(t_ci=1), answer=generate_answer)
     assert result.llm_calls == 5 and result.best_note == longer and result.answer.truncated
     assert all("a199" not in prompt and " …" in prompt for prompt in llm.prompts[1:4])  # note cut in each
 
@@ -224,7 +226,8 @@ def test_long_notes_are_cut_never_overflow() -> None:
 def test_streams_only_the_final_answer() -> None:
     llm = ScriptedLLM(["N0", "q1", "N1", "B", "Tromsø"])
     pieces: list[str] = []
-    run_note(QUESTION, llm, ScriptedRetrieve([0, 1], [2, 3]), settings(t_ci=1), on_token=pieces.append)
+    retrieve = ScriptedRetrieve([0, 1], [2, 3])
+    run_note(QUESTION, llm, retrieve, settings(t_ci=1), answer=generate_answer, on_token=pieces.append)
     assert pieces == ["Tromsø"] and llm.budgets == [50, 32, 50, 4, 48]
 
 
@@ -291,7 +294,8 @@ def test_real_model_end_to_end() -> None:
         return sorted(passages, key=lambda p: -len(words(query) & words(f"{p.title} {p.text}")))[:n]
 
     llm = LocalLLM(LLMSettings())
-    result = run_note(QUESTION, llm, retrieve, NoteSettings(top_k=2, t_ci=1, max_tokens=40), answer_max_tokens=16)
+    note = NoteSettings(top_k=2, t_ci=1, max_tokens=40)
+    result = run_note(QUESTION, llm, retrieve, note, answer=generate_answer, answer_max_tokens=16)
     assert isinstance(result, NoteResult) and result.llm_calls >= 2 and result.stop_reason
     assert result.answer.text and result.answer.llm_calls == result.llm_calls
     assert result.steps[0]["step"] == "init" and result.queries[0] == QUESTION
