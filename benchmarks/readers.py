@@ -51,23 +51,6 @@ class TokensOnly:
         return ""
 
 
-def _kind_flip(pipe: Any, question: str, documents: list[Any]) -> bool:  # noqa: ANN401
-    """Whether the second hop's rewrite (answer/hop/decompose.bridged) changes when "what kind
-    is asked for" is :attr:`Question.kind` instead of :func:`kinds.asked_kind` (the two
-    parses the issue asks to make one; measured here before choosing)."""
-    from drrag_cli.answer.hop import decompose
-    from drrag_cli.asked import parse
-
-    aliases = pipe._aliases(documents)
-    old = decompose.bridged(question, documents, aliases)
-    saved, decompose.asked_kind = decompose.asked_kind, lambda q: parse(q).kind
-    try:
-        new = decompose.bridged(question, documents, aliases)
-    finally:
-        decompose.asked_kind = saved
-    return (old and old[0]) != (new and new[0])
-
-
 def _before(path: str | None) -> dict[str, dict[str, Any]]:
     if not path:
         return {}
@@ -94,9 +77,7 @@ def main() -> None:
     parser.add_argument("--before", default=None, help="per_question.jsonl of a drrag eval run (cfs, k 4)")
     parser.add_argument("--from-before", action="store_true", help="read the fed documents and the question as "
                         "asked from --before's records (no retrieval; the model still answers where a reader fires)")
-    parser.add_argument("--no-model", action="store_true", help="no model answers: readers and kind flips only")
-    parser.add_argument("--kinds-only", action="store_true", help="only the questions whose two 'kind asked for' "
-                        "parses differ (kinds.asked_kind, Question.kind): where the rewrite could change")
+    parser.add_argument("--no-model", action="store_true", help="no model answers: the readers only")
     args = parser.parse_args()
     settings = load_settings(args.config, {"answer.readers": []})
     dataset = load_dataset(args.questions, args.corpus)
@@ -110,18 +91,13 @@ def main() -> None:
     names = registry.names()
     rows = []
     paragraphs = {p.key: p for p in dataset.corpus}
-    from drrag_cli.answer.hop.kinds import asked_kind
-
     for n, ex in enumerate(dataset.examples, start=1):
-        if args.kinds_only and asked_kind(ex.question) == parse(ex.question).kind:
-            continue
         if args.from_before:  # the eval record's fed paragraphs (one passage each) and the question as asked
-            then, result = before[ex.qid], None
+            then = before[ex.qid]
             docs = [(paragraphs[key].title, paragraphs[key].text) for key in then["fed"]]
             fed = SimpleNamespace(asked=then.get("asked") or ex.question)
         else:
-            result = dry.ask(ex.question, plan, k=4)
-            fed = result.answer
+            fed = dry.ask(ex.question, plan, k=4).answer
             docs = [(p.title, p.text) for p in fed.passages]
         question = parse(fed.asked or ex.question)
         read = {}
@@ -136,8 +112,6 @@ def main() -> None:
             row["model"] = then["answer"]  # the model answered it in that run: the same call, not asked again
         elif read and not args.no_model:
             row["model"] = model.ask(ex.question, plan, k=4).answer.text
-        if result is not None and _kind_flip(dry, ex.question, result.retrieval.documents):
-            row["kind_flip"] = True
         first = next((name for name in AnswerSettings().readers if name in read), None)
         row["default"] = first
         if ex.qid in before:
@@ -170,7 +144,6 @@ def _report(rows: list[dict[str, Any]], names: tuple[str, ...], em: Any, f1: Any
     first = [r for r in rows if r["default"]]
     out["default_order"] = {"fired": len(first), "right": int(sum(em(r["read"][r["default"]], r["answers"])
                                                                   for r in first))}
-    out["kind_flips"] = [r["qid"] for r in rows if r.get("kind_flip")]
     checked = [r for r in rows if "same_as_before" in r]
     if checked:
         out["same_as_before"] = {"checked": len(checked), "same": sum(r["same_as_before"] for r in checked),
