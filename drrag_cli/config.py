@@ -117,9 +117,13 @@ class LLMSettings:
 class AnswerSettings:
     # decompose = ask about the context's bridge entity by name (answer/hop/decompose.py; one LLM call) | one-call
     mode: Literal["one-call", "decompose"] = "decompose"
-    # decide "Which … more/first …, A or B?" by comparing the two values the fed text states (answer/compare.py;
-    # no LLM call), not by the model; also a table cell the question names by row and column (answer/tables.py)
-    # and a value stated after the verb of "Where / When / By whom was <Name> born / …?" (answer/statements.py)
+    # the readers that answer in code from the fed text, no model call, tried in this order (answer/readers/;
+    # docs/ANSWERS.md); () = the model answers all. Two sides compared first: "…, A or B?" is only theirs
+    readers: tuple[str, ...] = (
+        "compare", "same-origin", "asked-origin", "shared",
+        "table", "statement", "count", "release", "definition", "section", "origin",
+    )  # fmt: skip
+    # deprecated: false = readers () and no picked document (answer/entity.py); kept for old config files
     compare: bool = True
     # what the model reads: bridge = after a decomposed rewrite, the bridge's document and the
     # passages naming it, else all (HotpotQA q0-99 EM 24 -> 28) | all = every selected document
@@ -129,6 +133,11 @@ class AnswerSettings:
     # answer found only there (answer/guard.py; benchmarks/hostile_injection.py)
     guard: bool = True
     copy: bool = True  # a base model's free answer copies the sources' words (llm/sampling.SpanOnly)
+
+    @property
+    def reader_names(self) -> tuple[str, ...]:
+        """The readers to try, in order."""
+        return self.readers if self.compare else ()
 
 
 @dataclass(frozen=True)
@@ -294,7 +303,13 @@ def _check_rules(settings: Settings, where: str) -> None:
     if "adaptive" in names and len(names) > 1:
         raise ConfigError(f"'rewrite.strategies' in {where}: adaptive picks the others itself; use it alone")
     _check_milvus(settings, where)
+    from drrag_cli.answer.readers import registry
     from drrag_cli.errors import InputError
+
+    try:
+        registry.check(settings.answer.readers, f"'answer.readers' in {where}")
+    except InputError as err:
+        raise ConfigError(str(err)) from None
     from drrag_cli.plan import parse_plan
 
     try:

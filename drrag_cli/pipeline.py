@@ -362,7 +362,8 @@ class Pipeline:
                 on_token=on_token,
                 guard=self.settings.answer.guard,
                 cleared=cleared,
-                decide_comparisons=self.settings.answer.compare,
+                readers=self.settings.answer.reader_names,
+                pick=self.settings.answer.compare,
                 rewritten_from=question if asked != question else "",
                 copy=self.settings.answer.copy,
             )

@@ -58,6 +58,7 @@ class AskResult:
             **({"strayed": True} if self.answer and self.answer.strayed else {}),
             **({"why_unsupported": self.answer.verdict.why} if self.answer and not self.answer.supported else {}),
             **({"asked": self.answer.asked} if self.answer and self.answer.asked not in ("", self.question) else {}),
+            "reader": self.answer.reader if self.answer else None,  # the code reader that answered, None = the model
             **({"compared": self.answer.compared.to_json()} if self.answer and self.answer.compared else {}),
             **({"looked_up": self.answer.looked_up.to_json()} if self.answer and self.answer.looked_up else {}),
             **({"picked": self.answer.picked.to_json()} if self.answer and self.answer.picked else {}),

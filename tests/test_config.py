@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from drrag_cli.config import Settings, load_settings
+from drrag_cli.config import AnswerSettings, Settings, load_settings
 from drrag_cli.errors import ConfigError
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "config.example.yaml"
@@ -60,6 +60,7 @@ def test_replace_validates_like_the_file_and_never_mutates() -> None:
         ("classifier:\n  threshold: .nan\n", "'classifier.threshold' in {path}: must be a finite number (got nan)"),
         ("serve:\n  timeout: .inf\n", "'serve.timeout' in {path}: must be a finite number (got inf)"),
         ("refine:\n  threshold: -.inf\n", "'refine.threshold' in {path}: must be a finite number (got -inf)"),
+        ("answer:\n  readers: [compare, nonsense]\n", "unknown reader 'nonsense' in 'answer.readers' in {path}"),
     ],
 )
 def test_every_choice_is_checked_when_the_file_is_loaded(tmp_path: Path, yaml_text: str, needle: str) -> None:
@@ -95,3 +96,15 @@ def test_a_nan_threshold_on_the_command_line_is_one_line(cli) -> None:  # noqa: 
     code, out, err = cli("ask", "x", "--threshold", "nan")
     assert code == 1 and out == "" and len(err.strip().splitlines()) == 1, err
     assert "'classifier.threshold' in command-line options: must be a finite number (got nan)" in err
+
+
+def test_answer_readers_switch_the_code_readers_and_compare_false_still_means_none(tmp_path: Path) -> None:
+
+    assert Settings().answer.reader_names == AnswerSettings().readers
+    path = tmp_path / "drrag.yaml"
+    path.write_text("answer:\n  readers: []\n")
+    assert load_settings(path).answer.reader_names == ()
+    path.write_text("answer:\n  readers: [table, compare]\n")
+    assert load_settings(path).answer.reader_names == ("table", "compare")
+    path.write_text("answer:\n  compare: false\n")  # deprecated alias of readers: []
+    assert load_settings(path).answer.reader_names == ()

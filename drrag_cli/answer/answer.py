@@ -12,14 +12,13 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Collection, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 
-from drrag_cli.answer.compare import Comparison, compare
+from drrag_cli.answer.compare import Comparison
 from drrag_cli.answer.entity import Picked, asked_document
 from drrag_cli.answer.evidence import Evidence, beside_question, evidence
 from drrag_cli.answer.guard import Suspicion, defuse, suspicions
-from drrag_cli.answer.origin import asked_origin, read_origin, same_origin
 from drrag_cli.answer.prompts import (
     DEFAULT_STYLE,
     FALLBACK_ANSWER,
@@ -31,15 +30,15 @@ from drrag_cli.answer.prompts import (
     place_answer,
     typed_options,
 )
-from drrag_cli.answer.sections import read_section
-from drrag_cli.answer.shared import shared
-from drrag_cli.answer.statements import read_count, read_definition, read_release, read_statement
+from drrag_cli.answer.readers import registry
+from drrag_cli.answer.readers.base import Reading
 from drrag_cli.answer.support import each_supported, echoes_either, fed_texts, is_supported, supported_part
-from drrag_cli.answer.tables import Lookup, lookup
+from drrag_cli.answer.tables import Lookup
+from drrag_cli.asked import parse
+from drrag_cli.config import AnswerSettings
 from drrag_cli.errors import ModelError
 from drrag_cli.llm.generator import Generator
 from drrag_cli.text.fence import document_lines
-from drrag_cli.text.options import answer_options
 from drrag_cli.types import Passage
 
 MIN_USEFUL_WORDS = 20
@@ -81,6 +80,7 @@ class Answer:
     withheld: str = ""  # an answer found only in text addressed to the model, not shown
     compared: Comparison | None = None  # a comparison decided in code, not by the model (.compare)
     looked_up: Lookup | None = None  # a table cell or a stated value read in code, not by the model (.tables)
+    reader: str | None = None  # the reader that answered (.readers), None when the model did
     typed: bool = False  # the model could only pick a year or number the fed text states (.prompts)
     # the lowest probability of a token the model wrote (a free answer from LocalLLM): a weak
     # signal, in --json and eval records only (docs/BENCHMARKS.md measures how weak)
@@ -205,7 +205,8 @@ def generate_answer(
     style: PromptStyle = DEFAULT_STYLE,
     guard: bool = True,
     cleared: Collection[tuple[str, str]] = frozenset(),
-    decide_comparisons: bool = True,
+    readers: Sequence[str] | None = None,
+    pick: bool = True,
     rewritten_from: str = "",
     copy: bool = True,
 ) -> Answer:
@@ -214,9 +215,10 @@ def generate_answer(
     No passages: the fallback, no call. ``style``: the instruction and few-shot examples
     (``benchmarks/prompt_eval.py``). ``guard``: passages that address the model (:mod:`.guard`;
     but those ``cleared`` by the caller) are held out of the prompt (all: shown defused); an
-    answer only they could give is withheld. ``decide_comparisons``: a comparison the fed text
-    decides (:func:`decided_comparison`) or a value it states (:func:`read_in_code`) is the
-    answer; a year or "how many" question gets one the fed text states, not the question (``typed``)."""
+    answer only they could give is withheld. The first of ``readers`` (:mod:`.readers.registry`
+    names in order; None = the default, () = none) that reads the answer in the fed text gives
+    it with no model call; a year or "how many" question gets one the fed text states, not the
+    question (``typed``). ``pick``: a copied sentence yields to the document asked for (.entity)."""
     max_tokens = max_tokens if max_tokens is not None else llm.max_tokens
     if not passages:
         return Answer(FALLBACK_ANSWER, [], [], "", 0, 0.0, 0)
@@ -227,20 +229,18 @@ def generate_answer(
     trimmed = list(reversed(shown[keep:]))  # lowest-ranked first
     stream = None if suspicious else on_token  # with a hostile passage around, show the checked answer
     start = time.perf_counter()
-    options = answer_options(question) if style.constrain else ()
-    compared = decided_comparison(question, options, docs) if decide_comparisons else None
-    looked = read_in_code(question, docs) if decide_comparisons and not options and compared is None else None
-    if compared is not None or looked is not None:
-        seconds = time.perf_counter() - start
-        decided = _decided(question, list(shown[:keep]), trimmed, suspicious, seconds, compared, looked, rewritten_from)
-        return _streamed(decided, on_token)
+    asked = parse(question) if style.constrain else replace(parse(question), options=())  # parsed once
+    options = asked.options
+    if reading := registry.first(asked, docs, AnswerSettings().readers if readers is None else readers):
+        found = (reading, time.perf_counter() - start)
+        return _streamed(_decided(question, list(shown[:keep]), trimmed, suspicious, found, rewritten_from), on_token)
     fed = [f"{title} {text}" for title, text in docs]
     allowed = options or (typed_options(f"{question} {rewritten_from}", fed) if style.constrain else ())
     raw = _ask_model(llm, question, docs, prompt, max_tokens, stream, allowed, style, copy)
-    asked = (question, rewritten_from)  # an answer that only echoes it is asked for once more
-    raw, reasked, calls = _unless_echo(llm, asked, (docs, fed), prompt, max_tokens, raw, style, copy, allowed)
+    both = (question, rewritten_from)  # an answer that only echoes it is asked for once more
+    raw, reasked, calls = _unless_echo(llm, both, (docs, fed), prompt, max_tokens, raw, style, copy, allowed)
     elapsed = time.perf_counter() - start
-    text, picked = _answer_text(question, raw, fed, docs, pick=decide_comparisons and not allowed)
+    text, picked = _answer_text(question, raw, fed, docs, pick=pick and not allowed)
     withheld = ""
     if suspicious and text not in options and not is_supported(text, fed):
         withheld, text = text, FALLBACK_ANSWER  # only the removed instructions could have said it
@@ -315,30 +315,6 @@ def _answer_text(
     return (picked.document, picked) if picked is not None else (text, None)
 
 
-def decided_comparison(question: str, options: Sequence[str], docs: list[tuple[str, str]]) -> Comparison | None:
-    """Two stated values compared (:func:`.compare.compare`), two named sides'
-    nationalities for a yes/no question (:func:`.origin.same_origin`) or a "what nationality"
-    one (:func:`.origin.asked_origin`), or what two named sides share (:func:`.shared.shared`)."""
-    return (
-        compare(question, options, docs)
-        or same_origin(question, options, docs)
-        or asked_origin(question, docs)
-        or (None if options else shared(question, docs))
-    )
-
-
-def read_in_code(question: str, docs: list[tuple[str, str]]) -> Lookup | None:
-    """A table cell the question names (:func:`.tables.lookup`), else a value a fed sentence
-    states after the question's verb (:func:`.statements.read_statement`) or before the noun
-    it counts (:func:`.statements.read_count`), the date a changelog writes after the
-    version asked about (:func:`.statements.read_release`), what a sentence says the asked
-    name is (:func:`.statements.read_definition`), or the first sentence of the named
-    note's section whose heading the question says (:func:`.sections.read_section`), or
-    the one named document's nationality (:func:`.origin.read_origin`)."""
-    readers = (lookup, read_statement, read_count, read_release, read_definition, read_section, read_origin)
-    return next((found for read in readers if (found := read(question, docs)) is not None), None)
-
-
 def _ask_model(
     llm: Generator, question: str, docs: list[tuple[str, str]], prompt: str, max_tokens: int,
     stream: Callable[[str], None] | None, allowed: Sequence[str], style: PromptStyle, copy: bool,
@@ -353,7 +329,7 @@ def _ask_model(
         return llm.chat(messages, max_tokens=max_tokens, on_token=stream, options=allowed, **held)
     if copy and not allowed:
         held["spans"] = document_lines(docs)
-        if not answer_options(question):  # "D1NZ is a series based on what technique?" is not answered "No"
+        if not parse(question).options:  # "D1NZ is a series based on what technique?" is not answered "No"
             held["not_first"] = NOT_AN_OPEN_ANSWER
     return llm.complete(prompt, max_tokens=max_tokens, stop=COMPLETION_STOP, on_token=stream, options=allowed, **held)
 
@@ -363,16 +339,15 @@ def _decided(
     fed: list[Passage],
     trimmed: list[Passage],
     suspicious: list[Suspicion],
-    seconds: float,
-    compared: Comparison | None,
-    looked_up: Lookup | None,
+    found: tuple[Reading, float],
     original: str = "",
 ) -> Answer:
-    """The answer decided in code from the fed text, with no model call: a comparison of
-    two stated values (:func:`.compare.compare`), a table cell or key (:func:`.tables.lookup`)
-    or a stated value (:func:`.statements.read_statement`)."""
-    text = compared.answer if compared is not None else looked_up.answer if looked_up is not None else ""
+    """The answer a reader (:mod:`.readers`) read in the fed text in ``seconds``, with no model call
+    (``found``: the reading, the seconds): a comparison of two named sides (``compared``) or one
+    stated value (``looked_up``)."""
+    reading, seconds = found
     return Answer(
-        text=text, passages=fed, trimmed=trimmed, prompt="", llm_calls=0, generate_s=seconds, prompt_tokens=0,
-        asked=question, original=original, suspicious=suspicious, compared=compared, looked_up=looked_up,
+        text=reading.answer, passages=fed, trimmed=trimmed, prompt="", llm_calls=0, generate_s=seconds,
+        prompt_tokens=0, asked=question, original=original, suspicious=suspicious, compared=reading.compared,
+        looked_up=reading.looked_up, reader=reading.reader,
     )  # fmt: skip

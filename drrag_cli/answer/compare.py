@@ -18,6 +18,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from drrag_cli.asked import CUES, Question
 from drrag_cli.ingest.units import statement_units
 from drrag_cli.text.words import MONTHS, STOP, uninflected
 
@@ -40,15 +41,6 @@ _NUMBER_RE = re.compile(
     rf"|\b({'|'.join(_NUMBER_WORDS)})\b",
     re.I,
 )
-# comparative cue -> (kind, the side with the larger value wins?)
-CUES = {
-    **dict.fromkeys(("first", "earlier", "earliest", "older", "oldest", "sooner", "before"), ("time", False)),
-    **dict.fromkeys(("later", "latest", "last", "younger", "youngest", "newer", "newest", "after"), ("time", True)),
-    **dict.fromkeys(("more", "most", "larger", "largest", "bigger", "biggest", "higher", "highest", "greater",
-                     "longer", "longest", "taller", "tallest", "heavier", "many"), ("number", True)),
-    **dict.fromkeys(("fewer", "fewest", "less", "least", "smaller", "smallest", "lower", "lowest", "shorter",
-                     "shortest", "lighter"), ("number", False)),
-}
 _IMPLIED = {"older": {"born", "birth"}, "oldest": {"born", "birth"}, "younger": {"born", "birth"},
             "youngest": {"born", "birth"}}
 # besides the stop words, the words a side is named with but never named by ("the one in
@@ -132,24 +124,6 @@ def numbers(text: str) -> list[tuple[float, str]]:
     return out
 
 
-_RECENTLY = re.compile(r"\b(?:more|most)\s+recent(?:ly)?\b")  # a time, not the number "more" reads as
-
-
-def _cue(question: str) -> tuple[str, str, bool] | None:
-    """(cue word, kind, the larger value wins?) of the comparison before the sides' comma:
-    "Which board game was published most recently, …" is a time, the later one winning."""
-    head = question.lower().split(",")[0]
-    if _RECENTLY.search(head):
-        return "recently", "time", True
-    for word in re.findall(r"[a-z]+", head):
-        if word in CUES:
-            kind, larger = CUES[word]
-            if word == "many" and "how many" in head:
-                continue
-            return word, kind, larger
-    return None
-
-
 _AUX = ("has", "had", "have", "is", "was", "are", "were", "did", "does", "do")
 
 
@@ -189,16 +163,14 @@ def _value(side: str, attribute: set[str], kind: str, passages: Sequence[tuple[s
     return None
 
 
-def compare(question: str, options: Sequence[str], passages: Sequence[tuple[str, str]]) -> Comparison | None:
-    """Decide ``question`` between its two ``options`` from the fed ``passages`` ((title,
-    text), best first), or None when it is not a comparison this can decide."""
-    if len(options) != 2 or {o.lower() for o in options} == {"yes", "no"}:
+def compare(question: Question, passages: Sequence[tuple[str, str]]) -> Comparison | None:
+    """Decide ``question`` between its two options (its sides) from the fed ``passages``
+    ((title, text), best first), or None when it is not a comparison this can decide."""
+    options = question.options
+    if len(options) != 2 or question.yes_no or question.cue is None:
         return None
-    cue = _cue(question)
-    if cue is None:
-        return None
-    word, kind, larger = cue
-    head = question.split(",")[0]
+    word, kind, larger = question.cue.word, question.cue.kind, question.cue.larger_wins
+    head = question.text.split(",")[0]
     attribute = (tokens(head) - tokens(" ".join(options)) - _kind_words(head) - set(CUES)) | _IMPLIED.get(word, set())
     found = [_value(side, attribute, kind, passages) for side in options]
     if any(v is None for v in found):

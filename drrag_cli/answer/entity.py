@@ -18,27 +18,15 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from drrag_cli.answer.hop.description import PREPOSITIONS
 from drrag_cli.answer.hop.kinds import OPENING, says_it_is
 from drrag_cli.answer.prompts import FALLBACK_ANSWER
+from drrag_cli.asked import parse
 from drrag_cli.index.links import core_title
-from drrag_cli.text.options import answer_options
-from drrag_cli.text.words import STOP, WORD_RE, words
+from drrag_cli.text.words import words
 
 LONG_COPY = 8  # words: an answer this long is a copied sentence, not a name
 # a date, a count, a reason or a manner is not a document's title
 _NOT_A_THING = re.compile(r"\b(?:when|why|how|year|because)\b", re.IGNORECASE)
-# "what / which / this <kind>": the words after it up to punctuation, a preposition, a verb
-_ASKS = re.compile(r"\b(?:what|which|this)\s+([^,;:?()\"]+)", re.IGNORECASE)
-# a question with no question word asks for its first "a / an <kind> who / that …": "Kaiser
-# Ventures corporation was founded by an American industrialist who became known as …?"
-_NO_WH = re.compile(r"\b(?:what|where|when|why|how)\b|^\s*(?:which|who|whom|whose)\b", re.IGNORECASE)  # not "… who"
-_DESCRIBED = re.compile(r"\b(?:a|an)\s+([^,;:?()\"]+?)\s+(?:who|that|whose)\b", re.IGNORECASE)
-# a verb or a past participle ends the kind; "-en" alone would end it at "garden" or "citizen"
-_VERBISH = re.compile(
-    r"ed$|^(?:is|are|was|were|be|has|have|had|do|does|did|can|will|would|made|held|born|known|written|given|taken"
-    r"|shown|seen|drawn|grown|chosen|spoken|driven|broken|won|led|sold|built|found|set|run|shot)$"
-)
 
 
 @dataclass(frozen=True)
@@ -54,31 +42,15 @@ class Picked:
         return {"document": self.document, "kind": self.kind, "copied": self.copied}
 
 
-def asked_thing(question: str) -> str:
-    """The kind a question asks for, lower-case: the last word before a preposition, a verb or
-    a past participle after its first "what / which / this" ("based on what oversteering
-    [technique]?", "this gospel [singer] born in July"), or in a question with no question
-    word, in its first "a / an … who / that" ("by an American [industrialist] who became
-    …"); "" when there is none."""
-    found = _ASKS.search(question) or (None if _NO_WH.search(question) else _DESCRIBED.search(question))
-    if found is None:
-        return ""
-    kind = ""
-    for word in WORD_RE.findall(found.group(1).lower()):
-        if word in PREPOSITIONS or word in STOP or _VERBISH.search(word):
-            break
-        kind = word
-    return kind
-
-
 def asked_document(question: str, answer: str, docs: Sequence[tuple[str, str]]) -> Picked | None:
     """The title (without a trailing "(…)" or ": …") of the one fed document ((title, text))
     the question asks for, when the model's ``answer`` is a copied sentence or none; else None."""
     if answer != FALLBACK_ANSWER and len(answer.split()) < LONG_COPY:
         return None
-    if answer_options(question) or _NOT_A_THING.search(question):
+    asked_for = parse(question)
+    if asked_for.options or _NOT_A_THING.search(question):
         return None
-    kind = asked_thing(question)
+    kind = asked_for.kind  # (:attr:`drrag_cli.asked.Question.kind`)
     if not kind:
         return None
     asked = set(words(question).split())  # a title is named when all its words are ("Scott [Andrew] Buchholz")

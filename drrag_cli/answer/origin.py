@@ -24,6 +24,7 @@ from collections.abc import Sequence
 
 from drrag_cli.answer.compare import Comparison
 from drrag_cli.answer.tables import Lookup
+from drrag_cli.asked import Question
 
 # country -> the forms that name it (demonyms first); the first form is shown
 NATIONS = {
@@ -56,7 +57,6 @@ NATIONS = {
 COUNTRY_OF = {form: country for country, forms in NATIONS.items() for form in forms.split("|")}
 _FORMS = "|".join(sorted(map(re.escape, COUNTRY_OF), key=len, reverse=True))  # "South Korean" before "Korean"
 _NATION = re.compile(rf"(?<![\w.])({_FORMS})(?![\w-])")  # not "French-born"
-_YES_NO = re.compile(r"^\s*(?:are|were|is|was|do|does|did|have|has|had)\s+", re.IGNORECASE)
 _WHAT = re.compile(r"^\s*what\s+nationality\s+(?:is|was|are|were)\s", re.IGNORECASE)
 _SAME = re.compile(r"\bsame\s+(?:nationality|country)\b", re.IGNORECASE)
 _EITHER = re.compile(r"\bboth\b|\bfrom\b", re.IGNORECASE)
@@ -84,10 +84,10 @@ def side_name(title: str) -> str:
     return plain_words(_TRAILING.sub("", title))
 
 
-def named_sides(question: str, docs: Sequence[tuple[str, str]]) -> list[tuple[str, str]]:
+def named_sides(question: Question, docs: Sequence[tuple[str, str]]) -> list[tuple[str, str]]:
     """The fed documents ((title, text), first of each title) whose whole title, without a
     trailing "(…)", the question names."""
-    asked, seen, out = f" {plain_words(question)} ", set(), []
+    asked, seen, out = f" {question.plain} ", set(), []
     for title, text in docs:
         name = side_name(title)
         if name and f" {name} " in asked and name not in seen:
@@ -96,10 +96,10 @@ def named_sides(question: str, docs: Sequence[tuple[str, str]]) -> list[tuple[st
     return out
 
 
-def same_origin(question: str, options: Sequence[str], docs: Sequence[tuple[str, str]]) -> Comparison | None:
-    """Decide a yes/no ``question`` (``options`` yes | no) about two named sides' nationality
-    from the fed ``docs`` ((title, text)), or None when it is not one this can decide."""
-    if {o.lower() for o in options} != {"yes", "no"} or not _YES_NO.match(question):
+def same_origin(question: Question, docs: Sequence[tuple[str, str]]) -> Comparison | None:
+    """Decide a yes/no ``question`` about two named sides' nationality from the fed ``docs``
+    ((title, text)), or None when it is not one this can decide."""
+    if not question.yes_no:
         return None
     sides = named_sides(question, docs)
     if len(sides) != 2:
@@ -109,9 +109,9 @@ def same_origin(question: str, options: Sequence[str], docs: Sequence[tuple[str,
         return None
     values = tuple((title, shown) for (title, _), (_, shown) in zip(sides, read, strict=True))
     countries = [country for country, _ in read]
-    if _SAME.search(question):
+    if _SAME.search(question.text):
         return Comparison("yes" if countries[0] == countries[1] else "no", "origin", values)
-    rest = _BRACKETS.sub(" ", question)
+    rest = _BRACKETS.sub(" ", question.text)
     for title, _ in sides:
         rest = re.sub(re.escape(title.split(" (")[0]), " ", rest, flags=re.IGNORECASE)
     wanted = {COUNTRY_OF[found.group(1)] for found in _NATION.finditer(rest)}
@@ -126,10 +126,12 @@ def demonym(country: str) -> str:
     return NATIONS[country].split("|")[0]
 
 
-def _asked_sides(question: str, docs: Sequence[tuple[str, str]]) -> list[tuple[int, str, tuple[str, str]]] | None:
+def _asked_sides(
+    question: Question, docs: Sequence[tuple[str, str]]
+) -> list[tuple[int, str, tuple[str, str]]] | None:
     """(document number, title, nationality) of each named side of a "What nationality
     is / were …?" question; None when it is not one, or a side's nationality is not read."""
-    if not _WHAT.match(question):
+    if not _WHAT.match(question.text):
         return None
     out = []
     for title, text in named_sides(question, docs):
@@ -140,7 +142,7 @@ def _asked_sides(question: str, docs: Sequence[tuple[str, str]]) -> list[tuple[i
     return out
 
 
-def asked_origin(question: str, docs: Sequence[tuple[str, str]]) -> Comparison | None:
+def asked_origin(question: Question, docs: Sequence[tuple[str, str]]) -> Comparison | None:
     """"What nationality were Alfred Gell and Edmund Leach?" over two fed documents the
     question names by title: their demonym when they share it ("British"), else both."""
     sides = _asked_sides(question, docs)
@@ -151,7 +153,7 @@ def asked_origin(question: str, docs: Sequence[tuple[str, str]]) -> Comparison |
     return Comparison(answer, "origin", ((sides[0][1], sides[0][2][1]), (sides[1][1], sides[1][2][1])))
 
 
-def read_origin(question: str, docs: Sequence[tuple[str, str]]) -> Lookup | None:
+def read_origin(question: Question, docs: Sequence[tuple[str, str]]) -> Lookup | None:
     """"What nationality was Edmund Leach?" over the one fed document the question names."""
     sides = _asked_sides(question, docs)
     if sides is None or len(sides) != 1:

@@ -28,12 +28,12 @@ import re
 from collections.abc import Sequence
 
 from drrag_cli.answer.compare import Comparison
-from drrag_cli.answer.origin import COUNTRY_OF, demonym, named_sides, nationality, plain_words, side_name
+from drrag_cli.answer.origin import COUNTRY_OF, demonym, named_sides, nationality, side_name
 from drrag_cli.answer.statements import ROLE_KEYS
+from drrag_cli.asked import Question
 from drrag_cli.text.tables import key_values
 from drrag_cli.text.words import uninflected
 
-_YES_NO = re.compile(r"^\s*(?:are|were|is|was|do|does|did|have|has|had|can|could|will|would)\s", re.IGNORECASE)
 _WH = re.compile(r"\b(?:what|which)\b", re.IGNORECASE)
 # the question asks what the sides share: "... share?", "... have in common?", "are both what?"
 _SHARED = re.compile(
@@ -127,32 +127,33 @@ def _joined(items: list[str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
-def _named(question: str, docs: Sequence[tuple[str, str]]) -> list[tuple[str, str]]:
+def _named(question: Question, docs: Sequence[tuple[str, str]]) -> list[tuple[str, str]]:
     """The named sides (:func:`.origin.named_sides`) in the question's order, without one whose
     name is inside another's ("Jester" in "Bitter Jester", "Park Avenue" in "277 Park Avenue")."""
     sides = named_sides(question, docs)
     names = [f" {side_name(title)} " for title, _ in sides]
     kept = [(s, n) for s, n in zip(sides, names, strict=True) if not any(n != m and n in m for m in names)]
-    asked = f" {plain_words(question)} "
+    asked = f" {question.plain} "
     return [s for s, n in sorted(kept, key=lambda sn: asked.find(sn[1]))]
 
 
-def shared(question: str, docs: Sequence[tuple[str, str]]) -> Comparison | None:
+def shared(question: Question, docs: Sequence[tuple[str, str]]) -> Comparison | None:
     """What the two fed documents ``question`` names by title share, as their opening
     sentences (or Role rows) say: a role, a kind, a country; None when it is not such a
     question or nothing shared is read."""
-    if _YES_NO.match(question) or not _WH.search(question) or not _SHARED.search(question):
+    text = question.text
+    if question.yes_no or not _WH.search(text) or not _SHARED.search(text):
         return None
-    sides = [] if _DESCENT.search(question) else _named(question, docs)
+    sides = [] if _DESCENT.search(text) else _named(question, docs)
     if len(sides) != 2:
         return None
     (title_a, text_a), (title_b, text_b) = sides
-    if _ORIGIN.search(question):
+    if _ORIGIN.search(text):
         read = [nationality(text_a), nationality(text_b)]
         if read[0] is None or read[1] is None or read[0][0] != read[1][0]:
             return None
         country = read[0][0]
-        answer = country if _COUNTRY_ASKED.search(question) else demonym(country)
+        answer = country if _COUNTRY_ASKED.search(text) else demonym(country)
         return Comparison(answer, "shared", ((title_a, read[0][1]), (title_b, read[1][1])))
     mine, theirs = _side_roles(title_a, docs), _side_roles(title_b, docs)
     found = shared_roles(mine, theirs)

@@ -16,8 +16,6 @@ from drrag_cli.text.tables import key_values, tables
 from drrag_cli.text.tables import plain as _plain
 from drrag_cli.text.words import same_stem, same_word
 
-_WH = re.compile(r"^\s*(?:(?:in|at|on|from|for|of|by|to)\s+)?(?:what|which|who|whom|where|when)\b", re.I)
-
 
 @dataclass(frozen=True)
 class Lookup:
@@ -101,8 +99,6 @@ def lookup(question: str, docs: Sequence[tuple[str, str]]) -> Lookup | None:
     key-value table's author (:func:`_agent`); None otherwise (the model answers)."""
     from drrag_cli.text.words import content, words
 
-    if not _WH.match(question):
-        return None
     agent = _agent(question, docs) or _attribute(question, docs) or _dated(question, docs)
     if agent is not None:
         return agent

@@ -133,6 +133,7 @@ def answer_fields(answer: Any, question: str, golds: Sequence[str]) -> dict[str,
     fields["confidence"] = None if answer.confidence is None else round(answer.confidence, 4)
     if answer.asked not in ("", question):
         fields["asked"] = answer.asked  # answer.mode: decompose rewrote it
+    fields["reader"] = getattr(answer, "reader", None)  # the code reader that answered (answer.readers), or None
     if answer.compared is not None:
         fields["compared"] = answer.compared.to_json()  # answer.compare decided it in code
     if answer.looked_up is not None:

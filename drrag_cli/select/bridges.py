@@ -21,9 +21,8 @@ from functools import lru_cache
 
 from drrag_cli.index.links import core_title, explicit_links, links_to
 from drrag_cli.ingest.units import units
-from drrag_cli.text.words import CALENDAR, STOP, WORD_RE, content, stem, words
+from drrag_cli.text.words import CALENDAR, PARTICLES, STOP, WORD_RE, content, stem, words
 
-PARTICLES = "van|von|de|der|den|du|da|di|del|della|dos|la|le|al|bin|ibn"  # "Vincent van Gogh", "Mies van der Rohe"
 NAME_RE = re.compile(
     rf"`([^`\s]{{3,40}})`|\b([A-Z][\w-]+(?:(?:[ ]|[ ]&[ ]|(?:[ ](?:{PARTICLES})){{1,2}}[ ])[A-Z][\w-]+)*)"
 )  # capitalised words, joined by spaces, " & " ("Fennick & Daughters") or name particles

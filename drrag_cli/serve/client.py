@@ -149,6 +149,7 @@ def answer_view(doc: dict[str, Any]) -> Any:
     answer = SimpleNamespace(
         text=doc.get("answer") or "",
         asked=doc.get("asked", ""),
+        reader=doc.get("reader"),
         compared=doc.get("compared"),
         looked_up=doc.get("looked_up"),
         picked=doc.get("picked"),

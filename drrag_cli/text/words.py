@@ -25,6 +25,7 @@ MONTHS = {m: i for i, m in enumerate(
     "january february march april may june july august september october november december".split(), start=1)}
 MONTHS |= {m[:3]: i for m, i in list(MONTHS.items())} | {"sept": 9}
 WORD_RE = re.compile(r"[^\W_]+")
+PARTICLES = "van|von|de|der|den|du|da|di|del|della|dos|la|le|al|bin|ibn"  # "Vincent van Gogh", "Mies van der Rohe"
 
 
 def words(text: str) -> str:

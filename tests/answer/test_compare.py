@@ -9,12 +9,12 @@ from pathlib import Path
 import pytest
 
 from drrag_cli.answer.compare import compare, dates, numbers, statements
-from drrag_cli.text.options import answer_options
+from drrag_cli.asked import parse
 from tests.conftest import ask_notes
 
 
 def decide(question: str, docs: list[tuple[str, str]]) -> str | None:
-    found = compare(question, answer_options(question), docs)
+    found = compare(parse(question), docs)
     return found.answer if found else None
 
 
@@ -86,7 +86,7 @@ DOCS = {
 
 def test_ask_decides_a_comparison_without_a_model_call(cli, tmp_path: Path) -> None:  # noqa: ANN001
     doc = ask_notes(cli, tmp_path / "c", DOCS, "Which had its first field test earlier, Osprey or Petrel?")
-    assert doc["answer"] == "Petrel" and doc["llm_calls"] == 0 and doc["supported"]
+    assert doc["answer"] == "Petrel" and doc["llm_calls"] == 0 and doc["supported"] and doc["reader"] == "compare"
     assert doc["compared"] == {"kind": "time", "values": {"Osprey": "12 May 2021", "Petrel": "3 September 2019"},
                                "answer": "Petrel"}
     code, out, _ = cli("ask", "Which project carries more sensors, Osprey or Petrel?")
@@ -94,6 +94,12 @@ def test_ask_decides_a_comparison_without_a_model_call(cli, tmp_path: Path) -> N
     code, out, _ = cli("ask", "Which project carries more sensors, Osprey or Petrel?", "--json", "-c",
                        str(_config(tmp_path, "answer:\n  compare: false\n")))
     assert code == 0 and json.loads(out)["llm_calls"] == 1 and "compared" not in json.loads(out)
+    code, out, _ = cli("ask", "Which project carries more sensors, Osprey or Petrel?", "--json", "-c",
+                       str(_config(tmp_path, "answer:\n  readers: []\n")))
+    assert code == 0 and json.loads(out)["llm_calls"] == 1 and json.loads(out)["reader"] is None
+    code, out, err = cli("ask", "Which project carries more sensors, Osprey or Petrel?", "-c",
+                         str(_config(tmp_path, "answer:\n  readers: [nonsense]\n")))
+    assert code == 1 and out == "" and len(err.strip().splitlines()) == 1 and "'answer.readers'" in err
 
 
 def _config(tmp_path: Path, text: str) -> Path:
@@ -108,8 +114,8 @@ def test_stored_text_without_line_breaks_is_read_item_by_item() -> None:
     oostende = ("Offsite 2023", "# Offsite 2023 - **Place:** Oostende - **Attendees:** all 14 of us")
     changelog = ("Changelog", "# Heron changelog ## [1.1.0] - 2023-05-02 ### Added - x ## [1.0.0] - 2023-03-14")
     question = "Which team offsite had more attendees, the one in Durbuy or the one in Oostende?"
-    found = compare(question, answer_options(question), [durbuy, oostende])
+    found = compare(parse(question), [durbuy, oostende])
     assert found is not None and dict(found.values) == {"the one in Durbuy": "11", "the one in Oostende": "14"}
     question = "Which reached version 1.0 first, Heron or Plover?"
-    found = compare(question, answer_options(question), [changelog, ("Plover", "| 2 November 2022 | Plover v1.0 |")])
+    found = compare(parse(question), [changelog, ("Plover", "| 2 November 2022 | Plover v1.0 |")])
     assert found is not None and dict(found.values)["Heron"] == "2023-03-14"

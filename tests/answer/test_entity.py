@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from drrag_cli.answer import FALLBACK_ANSWER, generate_answer
-from drrag_cli.answer.entity import asked_document, asked_thing
+from drrag_cli.answer.entity import asked_document
+from drrag_cli.asked import parse
 from drrag_cli.types import Passage
 from tests.answer.test_answer import FakeGenerator
 
@@ -16,15 +17,15 @@ QUESTION = "David Huntsinger has worked with this gospel singer born in the mont
 
 
 def test_the_kind_asked_for_is_the_last_word_before_a_preposition_or_a_verb() -> None:
-    assert asked_thing("D1NZ is a series based on what oversteering technique?") == "technique"
-    assert asked_thing("What science fantasy young adult series, told in first person, has a sequel?") == "series"
-    assert asked_thing(QUESTION) == "singer"  # "born" ends the words
-    assert asked_thing("Which Japanese citizen won the prize?") == "citizen"  # "-en" is no participle here
-    assert asked_thing("What was the Roud Folk Song Index of the rhyme?") == ""
+    assert parse("D1NZ is a series based on what oversteering technique?").kind == "technique"
+    assert parse("What science fantasy young adult series, told in first person, has a sequel?").kind == "series"
+    assert parse(QUESTION).kind == "singer"  # "born" ends the words
+    assert parse("Which Japanese citizen won the prize?").kind == "citizen"  # "-en" is no participle here
+    assert parse("What was the Roud Folk Song Index of the rhyme?").kind == ""
     no_wh = "Kaiser Ventures was founded by an American industrialist who became known as the father of shipbuilding?"
-    assert asked_thing(no_wh) == "industrialist"  # no question word: the first "an … who"
-    assert asked_thing("Who founded it, an American industrialist who built ships?") == ""  # a question word
-    assert asked_thing("Who wrote it?") == ""
+    assert parse(no_wh).kind == "industrialist"  # no question word: the first "an … who"
+    assert parse("Who founded it, an American industrialist who built ships?").kind == ""  # a question word
+    assert parse("Who wrote it?").kind == ""
 
 
 def test_a_copied_sentence_gives_way_to_the_one_unnamed_document_of_that_kind() -> None:

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from drrag_cli.answer.origin import asked_origin, nationality, read_origin, same_origin
-from drrag_cli.text.options import answer_options
+from drrag_cli.asked import parse
 from tests.conftest import ask_notes
 
 DERRICKSON = ("Scott Derrickson", "Scott Derrickson (born July 16, 1966) is an American director, screenwriter and "
@@ -24,7 +24,7 @@ SKIN_YARD = ("Skin Yard", "Skin Yard was an American grunge band from Seattle, W
 
 
 def decide(question: str, docs: list[tuple[str, str]]) -> str | None:
-    found = same_origin(question, answer_options(question), docs)
+    found = same_origin(parse(question), docs)
     return found.answer if found else None
 
 
@@ -84,11 +84,13 @@ def test_what_nationality_is_read_for_one_or_two_named_sides() -> None:
     gell = ("Alfred Gell", "Alfred Antony Francis Gell (June 12, 1945 – January 28, 1997) was a British social "
             "anthropologist. He was trained by Edmund Leach.")
     leach = ("Edmund Leach", "Sir Edmund Ronald Leach (1910 – 1989) was a British social anthropologist.")
-    both = asked_origin("What nationality were social anthropologists Alfred Gell and Edmund Leach?", [gell, leach])
+    asked = parse("What nationality were social anthropologists Alfred Gell and Edmund Leach?")
+    both = asked_origin(asked, [gell, leach])
     assert both is not None and both.answer == "British" and both.kind == "origin"
-    mixed = asked_origin("What nationality were Scott Derrickson and Ostava?", [DERRICKSON, OSTAVA])
+    mixed = asked_origin(parse("What nationality were Scott Derrickson and Ostava?"), [DERRICKSON, OSTAVA])
     assert mixed is not None and mixed.answer == "American and Bulgarian"
-    one = read_origin("What nationality was Halldór Laxness?", [gell, LAXNESS])
+    one = read_origin(parse("What nationality was Halldór Laxness?"), [gell, LAXNESS])
     assert one is not None and (one.answer, one.row, one.document) == ("Icelandic", "Halldór Laxness", 1)
-    assert read_origin("What nationality was Ed Wood?", [("Ed Wood", "A filmmaker.")]) is None  # none read
-    assert asked_origin("Were Alfred Gell and Edmund Leach British?", [gell, leach]) is None  # yes/no: same_origin
+    assert read_origin(parse("What nationality was Ed Wood?"), [("Ed Wood", "A filmmaker.")]) is None  # none read
+    yes_no = parse("Were Alfred Gell and Edmund Leach British?")
+    assert asked_origin(yes_no, [gell, leach]) is None  # yes/no: same_origin

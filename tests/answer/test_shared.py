@@ -7,9 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from drrag_cli.answer.answer import decided_comparison
+from drrag_cli.answer.readers import registry
 from drrag_cli.answer.shared import roles, shared, shared_roles
-from drrag_cli.text.options import answer_options
+from drrag_cli.asked import parse
+from drrag_cli.config import AnswerSettings
 from tests.conftest import ask_notes
 
 MENGES = ("Chris Menges", "Chris Menges BSC, ASC (born 15 September 1940) is an English cinematographer and film "
@@ -30,7 +31,7 @@ HATTON_CASTLE = ("Hatton Castle, Angus", "Hatton Castle is a restored 16th-centu
 
 
 def answer(question: str, docs: list[tuple[str, str]]) -> str | None:
-    found = shared(question, docs)
+    found = shared(parse(question), docs)
     return found.answer if found else None
 
 
@@ -94,8 +95,10 @@ def test_anything_else_is_left_to_the_model(question: str, docs) -> None:  # noq
 
 def test_a_shared_role_is_decided_before_the_model_is_asked() -> None:
     question = "What occupation do Chris Menges and Aram Avakian share?"
-    found = decided_comparison(question, answer_options(question), [MENGES, AVAKIAN])
-    assert found is not None and found.kind == "shared"
+    reading = registry.first(parse(question), [MENGES, AVAKIAN], AnswerSettings().readers)
+    assert reading is not None and reading.reader == "shared"
+    found = reading.compared
+    assert found.kind == "shared"
     assert dict(found.values) == {"Chris Menges": "cinematographer, film director",
                                   "Aram Avakian": "film editor, director"}  # fmt: skip
 

@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING
 
 from drrag_cli.answer.hop.describes import made_by, made_units
 from drrag_cli.answer.hop.description import DETERMINERS, DO, PREPOSITIONS, bridge_question, said_of
-from drrag_cli.answer.hop.kinds import OPENING, asked_kind, says_it_is
+from drrag_cli.answer.hop.kinds import OPENING, says_it_is
+from drrag_cli.asked import parse
 from drrag_cli.index.links import core_title, explicit_links, links_to, title_forms
 from drrag_cli.ingest.units import units
 from drrag_cli.select.bridges import NAME_RE, inside, topic_name, topic_units
@@ -202,13 +203,13 @@ def bridged(question: str, documents: Sequence[Selected], aliases: Aliases | Non
     """(the rewritten question, the bridge it names) or None: :func:`decomposed` with the
     bridge it put in (the named bridge, else the mentioned one when the question does not
     describe the named one). No rewrite when the bridge is what the question asks for
-    (:func:`asked_kind`): "Which American film director hosted the ...?" must not become
+    (:attr:`~drrag_cli.asked.Question.kind`): "Which American film director hosted the ...?" must not become
     "... hosted John Waters?" when John Waters's page opens "... is an American film director"."""
     found = _described_bridge(question, documents, aliases)
     if found is None:
         return None
     asked, bridge = found
-    kind = asked_kind(question)
+    kind = parse(question).kind
     opening = next((d.passage.text[:OPENING] for d in documents if d.passage.source == bridge.source), "")
     if kind and says_it_is(kind, bridge.entity, opening):
         return None  # the bridge is a <kind>: it may be the answer

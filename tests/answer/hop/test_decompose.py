@@ -6,7 +6,6 @@ import pytest
 
 from drrag_cli.answer.hop.decompose import (
     Bridge,
-    asked_kind,
     bridge_context,
     bridge_question,
     decomposed,
@@ -14,6 +13,7 @@ from drrag_cli.answer.hop.decompose import (
     named_bridge,
 )
 from drrag_cli.answer.hop.kinds import says_it_is
+from drrag_cli.asked import parse
 from drrag_cli.retrieve.context import Selected
 from drrag_cli.types import Passage
 
@@ -158,8 +158,8 @@ def test_no_rewrite_when_the_bridge_is_what_the_question_asks_for() -> None:
                         "The 2014 Florida Film Festival was hosted by John Waters.")
     waters = selected(5, "waters.md", "John Waters", "John Waters is an American film director.", via=1)
     question = "Which American film director hosted the 2014 Florida Film Festival?"
-    assert asked_kind(question) == "director" and asked_kind("In which city was X born?") == "city"
-    assert asked_kind("Who hosted the festival?") == ""
+    assert parse(question).kind == "director" and parse("In which city was X born?").kind == "city"
+    assert parse("Who hosted the festival?").kind == ""
     assert decomposed(question, [festival, waters]) is None
     actor = selected(5, "waters.md", "John Waters", "John Waters is an American actor.", via=1)
     born = "In which city was the man who hosted the 2014 Florida Film Festival born?"

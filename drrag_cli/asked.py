@@ -1,0 +1,187 @@
+"""What a question asks, parsed once: :class:`Question`.
+
+Every rule of the answer stage used to read the question's text with its own regex, and
+they disagreed (three yes/no tests, two "what kind is asked for"). Here each property is
+read once, from the checked question (:func:`drrag_cli.question.checked_question`), and
+the readers, rewrites and prompts read the :class:`Question`:
+
+* ``wh``: the question word it opens with ("In which city …" → which), "" for none;
+* ``options``: the answers it allows: its two sides ("Which reached 1.0 first, Heron or
+  Plover?" → Heron | Plover) or yes | no; ``yes_no`` is the one yes/no test of the package;
+* ``cue``: a comparison's cue word, what it compares (a time or a number) and whether the
+  larger value wins ("older" → time, the earlier date wins);
+* ``kind``: the kind of thing asked for ("based on what oversteering [technique]?");
+* ``names``: the capitalised names it mentions; ``plain``: its words, lower-case, one space
+  apart, to find a title in ("peter curtis");
+* ``subject`` and ``relation``: the name and the verb of "Where was <Name> born?", "When
+  did <Name> <verb> …?" ("Inês Carvalho", "born").
+
+:func:`parse` is cached: a stage that has only the text gets the same object, not a new parse.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from drrag_cli.text.fence import neutralise
+from drrag_cli.text.options import answer_options
+from drrag_cli.text.words import PARTICLES, STOP, WORD_RE
+
+# -- the question word ---------------------------------------------------------------------------
+_WH = re.compile(
+    r"^\s*(?:(?:in|at|on|from|for|of|by|to)\s+)?(what|which|who|whom|whose|where|when|why|how)\b", re.IGNORECASE
+)
+
+# -- a comparison's cue: word -> (what is compared, the side with the larger value wins?) ---------
+CUES = {
+    **dict.fromkeys(("first", "earlier", "earliest", "older", "oldest", "sooner", "before"), ("time", False)),
+    **dict.fromkeys(("later", "latest", "last", "younger", "youngest", "newer", "newest", "after"), ("time", True)),
+    **dict.fromkeys(("more", "most", "larger", "largest", "bigger", "biggest", "higher", "highest", "greater",
+                     "longer", "longest", "taller", "tallest", "heavier", "many"), ("number", True)),
+    **dict.fromkeys(("fewer", "fewest", "less", "least", "smaller", "smallest", "lower", "lowest", "shorter",
+                     "shortest", "lighter"), ("number", False)),
+}  # fmt: skip
+_RECENTLY = re.compile(r"\b(?:more|most)\s+recent(?:ly)?\b")  # a time, not the number "more" reads as
+
+# -- the kind asked for ----------------------------------------------------------------------------
+PREPOSITIONS = frozenset({"in", "at", "on", "from", "for", "by", "to", "of", "during", "with"})
+# "what / which / this <kind>": the words after it up to punctuation, a preposition, a verb
+_ASKS = re.compile(r"\b(?:what|which|this)\s+([^,;:?()\"]+)", re.IGNORECASE)
+# a question with no question word asks for its first "a / an <kind> who / that …": "Kaiser
+# Ventures corporation was founded by an American industrialist who became known as …?"
+_NO_WH = re.compile(r"\b(?:what|where|when|why|how)\b|^\s*(?:which|who|whom|whose)\b", re.IGNORECASE)  # not "… who"
+_DESCRIBED = re.compile(r"\b(?:a|an)\s+([^,;:?()\"]+?)\s+(?:who|that|whose)\b", re.IGNORECASE)
+# a verb or a past participle ends the kind; "-en" alone would end it at "garden" or "citizen"
+_VERBISH = re.compile(
+    r"ed$|^(?:is|are|was|were|be|has|have|had|do|does|did|can|will|would|made|held|born|known|written|given|taken"
+    r"|shown|seen|drawn|grown|chosen|spoken|driven|broken|won|led|sold|built|found|set|run|shot)$"
+)
+
+# -- names, and the relation asked of one ------------------------------------------------------------
+_NAME_RE = re.compile(rf"\b[A-Z][\w'’-]+(?:(?:[ ]|[ ]&[ ]|(?:[ ](?:{PARTICLES})){{1,2}}[ ])[A-Z][\w'’-]+)*")
+# "Where was Inês Carvalho born?", "Who was Jaws directed by?": a name, then a past participle
+_PASSIVE = re.compile(
+    r"^\s*(?:where|when|who|whom|by\s+whom|(?:in\s+)?(?:what|which)\s+[a-z]+)\s+(?:was|were|is|are)\s+"
+    r"(?P<subject>[A-Z].*?)\s+(?P<verb>(?-i:[a-z]+(?:ed|en|wn|rn))|born|built|found|held|led|made|sold|set|won)"
+    r"(?:\s+(?:in|by|at|for|to|with|from|on))?\s*\??\s*$",
+    re.IGNORECASE,
+)
+# "Where did Tobias Lindqvist study?", "What does Ana Ruiz run?": a name, then a plain verb
+_ACTIVE = re.compile(
+    r"^\s*(?:where|when|what|(?:what|which)\s+[a-z]+(?:\s+[a-z]+)?)\s+(?:did|does|do)\s+(?P<subject>[A-Z].*?)\s+"
+    rf"(?P<verb>(?!(?:{PARTICLES})\s)(?-i:[a-z]+))\b",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class Cue:
+    """A comparison's cue word, what it compares ("time" | "number") and whether the side
+    with the larger value wins ("later", "more": yes; "first", "fewer": no)."""
+
+    word: str
+    kind: str
+    larger_wins: bool
+
+
+@dataclass(frozen=True)
+class Question:
+    """A question's parts, read once from its text (see the module docstring)."""
+
+    text: str
+    wh: str = ""
+    options: tuple[str, ...] = ()
+    cue: Cue | None = None
+    kind: str = ""
+    names: tuple[str, ...] = ()
+    plain: str = ""
+    subject: str = ""
+    relation: str = ""
+
+    @property
+    def yes_no(self) -> bool:
+        """Asked to be answered yes or no: it opens with an auxiliary ("Are both …?", "Did
+        …?") and offers no sides ("Was X or Y born first?" is a choice)."""
+        return self.options == ("yes", "no")
+
+    @property
+    def choice(self) -> bool:
+        """It offers two sides to choose from ("…, A or B?")."""
+        return bool(self.options) and not self.yes_no
+
+
+@lru_cache(maxsize=512)
+def parse(text: str) -> Question:
+    """The :class:`Question` ``text`` asks (cached: parsed once per text)."""
+    flat = neutralise(text)
+    wh = _WH.match(flat)
+    return Question(
+        text=text,
+        wh=wh.group(1).lower() if wh else "",
+        options=answer_options(text),  # the one yes/no test of the package (text/options.py)
+        cue=_cue(text),
+        kind=_kind(text),
+        names=tuple(dict.fromkeys(_names(flat))),
+        plain=" ".join(re.findall(r"\w+", text.lower())),
+        **_relation(flat),
+    )
+
+
+def _cue(text: str) -> Cue | None:
+    """The comparison cue before the sides' comma: "Which board game was published most
+    recently, …" is a time, the later one winning; "how many" is no cue."""
+    head = text.lower().split(",")[0]
+    if _RECENTLY.search(head):
+        return Cue("recently", "time", True)
+    for word in re.findall(r"[a-z]+", head):
+        if word in CUES and not (word == "many" and "how many" in head):
+            kind, larger = CUES[word]
+            return Cue(word, kind, larger)
+    return None
+
+
+def _kind(text: str) -> str:
+    """The kind a question asks for, lower-case: the last word before a preposition, a verb or
+    a past participle after its first "what / which / this" ("based on what oversteering
+    [technique]?", "this gospel [singer] born in July"), or in a question with no question
+    word, in its first "a / an … who / that" ("by an American [industrialist] who became
+    …"); "" when there is none."""
+    found = _ASKS.search(text) or (None if _NO_WH.search(text) else _DESCRIBED.search(text))
+    if found is None:
+        return ""
+    kind = ""
+    for word in WORD_RE.findall(found.group(1).lower()):
+        if word in PREPOSITIONS or word in STOP or _VERBISH.search(word):
+            break
+        kind = word
+    return kind
+
+
+def _names(flat: str) -> list[str]:
+    """The capitalised names the question mentions, its opening question word aside."""
+    out = []
+    for found in _NAME_RE.finditer(flat):
+        name = found.group(0)
+        first, _, rest = name.partition(" ")
+        if found.start() == len(flat) - len(flat.lstrip()) and first.lower() in _OPENERS:
+            name = rest  # "Where Peter Curtis …" never; "Which Kestrel …" → "Kestrel …"
+        if name:
+            out.append(name)
+    return out
+
+
+_OPENERS = frozenset(
+    ("what", "which", "who", "whom", "whose", "where", "when", "why", "how", "in", "at", "on", "is", "are", "was",
+     "were", "do", "does", "did", "has", "have", "had", "can", "could", "will", "would")
+)
+
+
+def _relation(flat: str) -> dict[str, str]:
+    """The subject and verb of "Where / When / Who was <Name> <participle>?" or "Where /
+    When / What did <Name> <verb> …?"; empty when the question is not of that shape."""
+    found = _PASSIVE.match(flat) or _ACTIVE.match(flat)
+    if found is None:
+        return {}
+    return {"subject": found.group("subject"), "relation": found.group("verb").lower()}
