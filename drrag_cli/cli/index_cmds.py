@@ -164,10 +164,9 @@ def _sync_collections(settings: Settings, json_out: bool, verbose: bool) -> bool
     return True
 
 
-MAX_WARNINGS = 10  # warning lines shown without --verbose; the rest are counted
-
-
 def _print_report(report: BuildReport, err: Console, verbose: bool, label: str | None = None) -> None:
+    from drrag_cli.cli.render import warning_lines
+
     f = report.to_json()["files"]
     unreadable = f", {f['unreadable']} unreadable (kept)" if f["unreadable"] else ""
     err.print(
@@ -191,19 +190,6 @@ def _print_report(report: BuildReport, err: Console, verbose: bool, label: str |
             err.print(f"  note {path}: {note}", highlight=False)
     elif report.skipped_files:
         err.print(f"  ({len(report.skipped_files)} files skipped; --verbose lists them)", highlight=False)
-
-
-def warning_lines(report: BuildReport, verbose: bool) -> list[str]:
-    """One line per file whose text was changed to be read (bytes replaced, NULs removed)
-    or that kept its passages unread, and for an index left empty: shown without
-    --verbose, as the text searched is not the file's; the first ``MAX_WARNINGS``, then
-    a count, unless --verbose."""
-    items = sorted(report.warnings.items())
-    shown = items if verbose else items[:MAX_WARNINGS]
-    lines = [f"  warning: {path}: {what}" for path, what in shown]
-    if len(items) > len(shown):
-        lines.append(f"  ({len(items) - len(shown)} more warnings; --verbose lists them)")
-    return lines
 
 
 def _roots_lines(report: BuildReport) -> list[str]:

@@ -203,9 +203,9 @@ def _run(args: list[str], *, process: bool) -> int:
     except Exception as exc:  # noqa: BLE001 - the one place internal errors become exit 2
         return _internal(exc)
     finally:
-        _settle()
         if process:
             proc.ending()
+        _settle()
 
 
 def _command(args: list[str], process: bool) -> int:

@@ -62,11 +62,11 @@ def interruptible() -> None:
 
 
 def ending() -> None:
-    """The command is over. After a Ctrl-C, a late copy of it (:func:`_on_interrupt`) is
-    ignored from here: Python restores the default SIGINT action while it finalizes, and the
-    copy would kill the process that already said "interrupted" (the parent then ends with
-    130 and says nothing more)."""
-    if _Interrupts.first and threading.current_thread() is threading.main_thread():
+    """The command is over: its result or its error line is out. A Ctrl-C from here on is
+    ignored, a late copy of an earlier one (:func:`_on_interrupt`) or a new one alike: it
+    would add "interrupted" after the command's own last line, or, as Python restores the
+    default SIGINT action while it finalizes, end the process with 130 and nothing said."""
+    if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
@@ -169,7 +169,8 @@ def _ended(status: int, report: IO[bytes], debug: bool) -> int:
         return 2
     if signum == signal.SIGINT:  # after its "interrupted" line, or after its output, as a Ctrl-C came at exit
         return 128 + signum
-    signal.signal(signum, signal.SIG_DFL)  # ended by SIGTERM, SIGKILL...: end the same way
+    with contextlib.suppress(OSError, ValueError):  # SIGKILL has no handler to reset (EINVAL)
+        signal.signal(signum, signal.SIG_DFL)  # ended by SIGTERM, SIGKILL...: end the same way
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signum})
     os.kill(os.getpid(), signum)
     return 128 + signum

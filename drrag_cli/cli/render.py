@@ -12,6 +12,7 @@ from drrag_cli.types import Hit, Passage
 if TYPE_CHECKING:
     from rich.console import Console
 
+    from drrag_cli.index.build import BuildReport
     from drrag_cli.results import AskResult
     from drrag_cli.retrieve.context import RetrievalResult
 
@@ -355,3 +356,19 @@ def _trace_note(t: dict[str, Any], console: Console) -> None:
             highlight=False,
         )
         console.print(f"    note: {escape(snippet(str(step.get('note', '')), 400))}", highlight=False)
+
+
+MAX_WARNINGS = 10  # warning lines of an index run shown without --verbose; the rest are counted
+
+
+def warning_lines(report: BuildReport, verbose: bool) -> list[str]:
+    """One line per file whose text was changed to be read (bytes replaced, NULs removed)
+    or that kept its passages unread, and for an index left empty: shown without
+    --verbose, as the text searched is not the file's; the first ``MAX_WARNINGS``, then
+    a count, unless --verbose."""
+    items = sorted(report.warnings.items())
+    shown = items if verbose else items[:MAX_WARNINGS]
+    lines = [f"  warning: {path}: {what}" for path, what in shown]
+    if len(items) > len(shown):
+        lines.append(f"  ({len(items) - len(shown)} more warnings; --verbose lists them)")
+    return lines

@@ -41,7 +41,7 @@ def run_watch(
             return
         err.print(run_line(run), highlight=False, soft_wrap=True)
         if run.report is not None:
-            from drrag_cli.cli.index_cmds import warning_lines
+            from drrag_cli.cli.render import warning_lines
 
             for line in run.report.repaired:
                 err.print(f"  repaired: {line}", highlight=False, soft_wrap=True)

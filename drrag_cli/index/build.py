@@ -274,9 +274,7 @@ class _Changes:
 
 
 def _scan(files, old_files, settings: Settings, report: BuildReport, progress, *, reread: bool = False) -> _Changes:  # noqa: ANN001
-    from drrag_cli.index.vectors import content_hash
-    from drrag_cli.ingest.chunking import chunk_document
-    from drrag_cli.ingest.loaders import SkipFile, load_bytes, skip_reason
+    from drrag_cli.ingest.loaders import load_bytes, skip_reason
 
     changes = _Changes()
     limit = int(settings.index.max_file_mb * 1024 * 1024)
@@ -284,25 +282,10 @@ def _scan(files, old_files, settings: Settings, report: BuildReport, progress, *
     for path in files:
         progress.advance()
         key = str(path)
-        try:
-            st = path.stat()
-            if st.st_size > limit:
-                raise SkipFile(f"larger than index.max_file_mb ({settings.index.max_file_mb:g} MB)")
-            data = path.read_bytes()
-        except SkipFile as exc:
-            report.skipped += 1
-            report.skipped_files[key] = str(exc)
+        read = _read(path, limit, settings, old_files, report, changes)
+        if read is None:
             continue
-        except OSError as exc:
-            why = f"unreadable ({exc.strerror or exc})"
-            if key in old_files and _maybe_there(key):  # still on disk: its last passages stay
-                changes.seen.add(key)
-                report.unreadable += 1
-                report.warnings[key] = f"{why}: its last indexed passages are kept"
-            else:
-                report.skipped += 1
-                report.skipped_files[key] = why
-            continue
+        st, data = read
         sha = hashlib.sha256(data).hexdigest()
         old = old_files.get(key)
         if old and old[0] == sha and not reread:
@@ -313,13 +296,7 @@ def _scan(files, old_files, settings: Settings, report: BuildReport, progress, *
             continue
         try:
             loaded = load_bytes(path, data)
-            docs = []
-            within = _Within(progress, f"chunking {path.name}", [len(d.text) for d in loaded.documents])
-            for doc in loaded.documents:
-                passages = chunk_document(doc, settings.index.chunk_words, **within.kwargs())
-                hashed = [(p, content_hash(passage_embed_text(p.title, p.text))) for p in passages]
-                docs.append((doc.source, doc.title, hashed, doc.aliases))
-                within.next_document()
+            docs = _chunked(path, loaded.documents, settings, progress)
         except Exception as exc:  # noqa: BLE001 - one file's failure never aborts the run
             report.skipped += 1
             report.skipped_files[key] = skip_reason(exc)
@@ -336,6 +313,48 @@ def _scan(files, old_files, settings: Settings, report: BuildReport, progress, *
         else:
             report.added += 1
     return changes
+
+
+def _read(path: Path, limit: int, settings: Settings, old_files, report: BuildReport, changes: _Changes):  # noqa: ANN001, ANN202
+    """``(stat, bytes)`` of one file, or None when it is skipped (too large) or unreadable; an
+    unreadable file that is still on disk keeps its last indexed passages (a warning says so)."""
+    from drrag_cli.ingest.loaders import SkipFile
+
+    key = str(path)
+    try:
+        st = path.stat()
+        if st.st_size > limit:
+            raise SkipFile(f"larger than index.max_file_mb ({settings.index.max_file_mb:g} MB)")
+        return st, path.read_bytes()
+    except SkipFile as exc:
+        report.skipped += 1
+        report.skipped_files[key] = str(exc)
+    except OSError as exc:
+        why = f"unreadable ({exc.strerror or exc})"
+        if key in old_files and _maybe_there(key):  # still on disk: its last passages stay
+            changes.seen.add(key)
+            report.unreadable += 1
+            report.warnings[key] = f"{why}: its last indexed passages are kept"
+        else:
+            report.skipped += 1
+            report.skipped_files[key] = why
+    return None
+
+
+def _chunked(path: Path, documents, settings: Settings, progress) -> list:  # noqa: ANN001
+    """Each loaded document's passages with their content hashes, a long file showing its own
+    progress line while it is chunked."""
+    from drrag_cli.index.vectors import content_hash
+    from drrag_cli.ingest.chunking import chunk_document
+
+    docs = []
+    within = _Within(progress, f"chunking {path.name}", [len(d.text) for d in documents])
+    for doc in documents:
+        passages = chunk_document(doc, settings.index.chunk_words, **within.kwargs())
+        hashed = [(p, content_hash(passage_embed_text(p.title, p.text))) for p in passages]
+        docs.append((doc.source, doc.title, hashed, doc.aliases))
+        within.next_document()
+    return docs
 
 
 class _Within:
