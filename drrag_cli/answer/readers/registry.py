@@ -12,11 +12,11 @@ of one stated value. docs/ANSWERS.md measures each one alone.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from drrag_cli.errors import InputError
+from drrag_cli.registry import Registry
 
 if TYPE_CHECKING:
     from drrag_cli.answer.readers.base import Evidence, Reader, Reading
@@ -36,27 +36,11 @@ BUILTIN: dict[str, str] = {
     "section": f"{_HERE}.section:Section",
     "origin": f"{_HERE}.origin:Origin",
 }
-_ADDED: dict[str, Any] = {}
-_LOADED: dict[str, Any] = {}
-
-
-def names() -> tuple[str, ...]:
-    return (*BUILTIN, *(n for n in _ADDED if n not in BUILTIN))
-
-
-def register(reader: Reader) -> Reader:
-    """Add (or replace) a reader under ``reader.name``; returns it."""
-    name = str(reader.name).strip().lower()
-    if not name or "," in name:
-        raise ValueError(f"a reader name must be non-empty and without ',' (got {reader.name!r})")
-    _ADDED[name] = reader
-    _LOADED.pop(name, None)
-    return reader
-
-
-def unregister(name: str) -> None:
-    _ADDED.pop(name, None)
-    _LOADED.pop(name, None)
+_REGISTRY: Registry[Reader] = Registry("reader", BUILTIN, ",", lambda name: _unknown(name, "answer.readers"))
+names = _REGISTRY.names
+register = _REGISTRY.register
+unregister = _REGISTRY.unregister
+get = _REGISTRY.get
 
 
 def unknown(wanted: Iterable[str]) -> list[str]:
@@ -76,21 +60,6 @@ def check(wanted: Iterable[str], key: str = "answer.readers") -> tuple[str, ...]
 
 def _unknown(name: str, key: str) -> InputError:
     return InputError(f"unknown reader {name!r} in {key} (known: {', '.join(names())}; [] = the model answers all)")
-
-
-def get(name: str) -> Reader:
-    """The reader called ``name``; an unknown name is an InputError listing the known ones."""
-    if name in _LOADED:
-        return _LOADED[name]
-    if name in _ADDED:
-        obj = _ADDED[name]
-    elif name in BUILTIN:
-        module, _, attr = BUILTIN[name].partition(":")
-        obj = getattr(importlib.import_module(module), attr)
-    else:
-        raise _unknown(name, "answer.readers")
-    _LOADED[name] = obj() if isinstance(obj, type) else obj
-    return _LOADED[name]
 
 
 def first(question: Question, evidence: Evidence, order: Iterable[str]) -> Reading | None:
