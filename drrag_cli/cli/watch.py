@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import signal
+import threading
 import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
@@ -54,16 +55,24 @@ def run_watch(
             roots = ", ".join(_short(r) for r in run.report.roots)
             err.print(f"watching {roots} for changes (Ctrl-C to stop)", highlight=False, soft_wrap=True)
 
-    previous = signal.signal(signal.SIGTERM, _interrupt)  # a service manager's stop: same as Ctrl-C
+    stop = threading.Event()
+
+    def interrupt(_signum: int, _frame: object) -> None:
+        stop.set()  # holds even where a library swallows the KeyboardInterrupt (inside a build)
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, interrupt)  # a service manager's stop: same as Ctrl-C
     try:
-        watch_index(paths, settings, on_run, rebuild=rebuild, replace=replace, progress=bar)
+        watch_index(paths, settings, on_run, rebuild=rebuild, replace=replace, progress=bar, stop=stop)
+        stopped = stop.is_set()
     except KeyboardInterrupt:
-        if not json_out:
-            err.print("stopped watching", highlight=False)
+        stopped = True
     finally:
         signal.signal(signal.SIGTERM, previous)
         if bar is not None:
             bar.__exit__(None, None, None)
+    if stopped and not json_out:
+        err.print("stopped watching", highlight=False)
 
 
 def _first_build_bar(err: Console, json_out: bool) -> RichProgress | None:
@@ -73,10 +82,6 @@ def _first_build_bar(err: Console, json_out: bool) -> RichProgress | None:
     from drrag_cli.cli.progress import RichProgress
 
     return RichProgress().__enter__()
-
-
-def _interrupt(_signum: int, _frame: object) -> None:
-    raise KeyboardInterrupt
 
 
 def run_line(run: WatchRun) -> str:

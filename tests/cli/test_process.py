@@ -80,6 +80,17 @@ def _child_of(parent: int) -> int:
     raise AssertionError("no child process")
 
 
+def _stderr_until(proc: subprocess.Popen[str], start: str) -> str:
+    """What ``proc`` wrote on stderr up to and including the first line starting with ``start``."""
+    assert proc.stderr is not None
+    said = ""
+    for line in proc.stderr:
+        said += line
+        if line.startswith(start):
+            return said
+    raise AssertionError(f"no line starting {start!r}: {said}")
+
+
 def _gone(pid: int) -> bool:
     try:
         status = Path(f"/proc/{pid}/stat").read_text().split(") ")[1].split()[0]
@@ -97,10 +108,11 @@ def test_sigterm_reaches_the_command_and_sigkill_takes_it_along(tmp_path: Path) 
 
     proc = _started("index", str(watched), "--index", ix, "--watch")
     child = _child_of(proc.pid)
-    time.sleep(1.0)
+    said = _stderr_until(proc, "watching ")  # the command runs: before, SIGTERM's default action ends it
     proc.send_signal(signal.SIGTERM)  # `index --watch` stops cleanly on SIGTERM, exit 0
     _, err = proc.communicate(timeout=WAIT)
-    assert proc.returncode == 0, err
+    assert proc.returncode == 0, said + err
+    assert err.strip().splitlines()[-1:] == ["stopped watching"], err
     assert _gone(child)
 
     proc = _started("index", str(watched), "--index", ix, "--watch")
