@@ -6,6 +6,7 @@ packages once, its layers widened to f16); any other GGUF is used as it is.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import re
 import threading
@@ -81,8 +82,22 @@ def _load(path: Path, n_ctx: int, threads: int) -> Any:
         model.drrag_kv_path = kv_cache.state_path(path, n_ctx, amx_cpu())
         model.drrag_kv_pending = True  # this process may still leave its state for the next
         model.drrag_prefix = kv_cache.restore(model, model.drrag_kv_path)  # stored: a fixed prefix
+        if not _CACHE:
+            atexit.register(_close_all)
         _CACHE[key] = model
         return model
+
+
+def _close_all() -> None:
+    """Free the loaded models while llama_cpp's module is whole: left to the garbage
+    collector at interpreter exit, ``Llama.__del__`` ran after its globals were cleared and
+    printed "Exception ignored in … 'NoneType' object is not callable"."""
+    with _LOCK:
+        models = list(_CACHE.values())
+        _CACHE.clear()
+    for model in models:
+        with contextlib.suppress(Exception):
+            model.close()
 
 
 PRELOAD_THREAD = "drrag-llm-preload"
