@@ -93,8 +93,11 @@ class Cue:
 _SAME = re.compile(r"\b(same|different)\s+([^,;:?()\"]+)", re.IGNORECASE)
 _BOTH = re.compile(r"\bboth\b\s*(?:of\s+)?([^?]*)", re.IGNORECASE)
 # the property is a bridge's, not the named sides': "the directors of films A and B", "director of film A"
+# ("do both films A and B have the directors that …")
 _THROUGH = re.compile(
-    r"\b(\w+?)s?\s+of\s+(?:the\s+|both\s+)*(?:films?|movies?|songs?|albums?|books?|novels?)\b", re.IGNORECASE
+    r"\b(\w+?)s?\s+of\s+(?:the\s+|both\s+)*(?:films?|movies?|songs?|albums?|books?|novels?)\b"
+    r"|\bha(?:ve|d)\s+(?:the\s+)?(\w+?)s?\s+(?:that|who|from)\b",
+    re.IGNORECASE,
 )
 
 
@@ -222,7 +225,7 @@ def _alike(flat: str) -> Alike | None:
     a "both": "both of the same nationality" asks a shared value), else "both <what>"; None
     when it asks neither."""
     through = _THROUGH.search(flat)
-    through_word = through.group(1).lower() if through else ""
+    through_word = (through.group(1) or through.group(2)).lower() if through else ""
     same = _SAME.search(flat)
     if same is not None:
         what = []

@@ -18,8 +18,10 @@ checks are combined: both hold → yes, one does not → no. The question is par
   its other words stands in that sentence (holds); what the side is is read and the kind's
   word is nowhere in its opening sentences (does not).
 
-Left to the model (None) when a side's document is not fed, the property belongs to a
-bridge ("the directors of films A and B"), or a side's check is undecided.
+A property of a bridge ("the directors of films A and B", :attr:`.Alike.through`) is checked on
+the one other fed document each side's document names ("directed by Ed Park"). Left to the
+model (None) when a side's document (or its bridge's) is not fed, or a side's check is
+undecided.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from drrag_cli.answer.origin import COUNTRY_OF, named_sides, nationality, side_n
 from drrag_cli.answer.shared import roles
 from drrag_cli.asked import PREPOSITIONS, Question
 from drrag_cli.text.words import STOP, WORD_RE, same_word
+from drrag_cli.text.words import words as spaced
 
 Docs = Sequence[tuple[str, str]]
 _COUNTRY = {form.lower(): country for form, country in COUNTRY_OF.items()}
@@ -41,6 +44,7 @@ _FILLER = frozenset("and are were is was both of the a an considered".split())
 _PLACE = re.compile(r"^(?:located|based|situated|found|headquartered|from)?\s*(?:in|from)\s+(?:the\s+)?(.+)$")
 # what ends a kind's head: "documentaries about war", "films that …", "formed before 2010"
 _AFTER_KIND = PREPOSITIONS | frozenset("about before after since than that which who whose like".split())
+_NOT_KIND = re.compile(r"ed$|^(?:still|now|also|ever|known|written|made|built|held|found|won|seen|shown|grown)$")
 _SORT_OF_HEADS = frozenset("type types kind kinds form forms example examples sort sorts".split())
 _SORT_OF = re.compile(r"^(?:types?|kinds?|forms?|examples?|sorts?)\s+of\s+(?:a\s+|an\s+)?")
 _STATES = frozenset(
@@ -58,27 +62,53 @@ def alike(question: Question, docs: Docs) -> Comparison | None:
     """Decide a yes/no ``question`` that asks its two named sides for one property from the
     fed ``docs`` ((title, text)), or None when it is not one or a side is undecided."""
     ask = question.alike
-    if ask is None or ask.through or not question.yes_no:
+    if ask is None or not question.yes_no:
         return None
     sides = named_sides(question, docs)
+    if ask.through:
+        sides = [bridge for side in sides if (bridge := _bridge(side, sides, docs)) is not None]
     if len(sides) != 2:
         return None
     if ask.how in ("same", "different"):
         return _same(ask.how, ask.what, sides)
-    rest = _without_sides(ask.what, sides)
-    checked = [_check(rest, text) for _, text in sides]
-    if any(held is None for held, _ in checked) or _named_shorter(checked):
+    checked = [_check(_without_sides(ask.what, sides), text) for _, text in sides]
+    answer = _combined(checked)
+    if answer is None:
         return None
-    answer = "yes" if all(held for held, _ in checked) else "no"
-    return Comparison(answer, "alike", tuple((t, shown) for (t, _), (_, shown) in zip(sides, checked, strict=True)))
+    return Comparison(answer, "alike", tuple((t, shown) for (t, _), (_, shown, _) in zip(sides, checked, strict=True)))
 
 
-def _named_shorter(checked: list[tuple[bool | None, str]]) -> bool:
+Check = tuple[bool | None, str, bool]  # holds (None: undecided), what was read, whether a "no" is firm
+
+
+def _combined(checked: list[Check]) -> str | None:
+    """Both hold → yes. A side that firmly does not (another country, another US state) → no,
+    whatever the other. A side that is not the kind asked → no only when the other side is
+    that kind (the documents say the kind; "still in print" is no kind) and what it is read
+    as is not part of what the other is (:func:`_named_shorter`). Else None."""
+    held = [h for h, _, _ in checked]
+    if any(h is False and firm for h, _, firm in checked):
+        return "no"
+    if None in held:
+        return None
+    if all(held):
+        return "yes"
+    return None if not any(held) or _named_shorter(checked) else "no"
+
+
+def _bridge(side: tuple[str, str], sides: list[tuple[str, str]], docs: Docs) -> tuple[str, str] | None:
+    """The one fed document, not a side's, whose title ``side``'s document names: "the directors
+    of films A and B" are asked about the documents A's and B's name ("directed by Ed Park");
+    None when none or several are named."""
+    said = spaced(side[1])
+    named = {title: text for title, text in docs if (title, text) not in sides and f" {side_name(title)} " in said}
+    return next(iter(named.items())) if len(named) == 1 else None
+
+
+def _named_shorter(checked: list[Check]) -> bool:
     """One side holds and the other does not, but what the other is read as is part of what
     the first is read as: "documentary" for a "documentary film", the same kind named
     shorter, so its "not a film" is no answer."""
-    if len(checked) != 2 or checked[0][0] == checked[1][0]:
-        return False
     held, other = (checked[0][1], checked[1][1]) if checked[0][0] else (checked[1][1], checked[0][1])
     mine = set(WORD_RE.findall(other.lower()))
     return bool(mine) and mine <= set(WORD_RE.findall(held.lower()))
@@ -109,26 +139,36 @@ def _without_sides(what: str, sides: list[tuple[str, str]]) -> str:
     return " ".join(words)
 
 
-def _check(prop: str, text: str) -> tuple[bool | None, str]:
+def _check(prop: str, text: str) -> Check:
     """Whether the side whose document is ``text`` has the property ``prop`` (True / False /
-    None: undecided), and what of its document was read."""
+    None: undecided), what of its document was read, and whether a False is firm (a country or
+    a US state read, not a kind's word missing)."""
     if not prop:
-        return None, ""
+        return None, "", False
     place = _PLACE.match(prop)
     if place is not None:
-        return _in_place(place.group(1), text)
+        return (*_in_place(place.group(1), text), True)
     words = prop.split()
     if words[0] in _COUNTRY:
         held, shown = _of_country(_COUNTRY[words[0]], text)
         if len(words) == 1 or held is not True:
-            return held, shown
+            return held, shown, True
         prop = " ".join(words[1:])
-    return _of_kind(_SORT_OF.sub("", prop), text)
+    return (*_of_kind(_SORT_OF.sub("", prop), text), False)
 
 
 def _of_country(country: str, text: str) -> tuple[bool | None, str]:
+    """The side's country (:func:`.origin.nationality`) is ``country``; when its opening
+    sentence names none, the country (or a US state, for the United States) named in its
+    first two sentences holds and nothing named is undecided."""
     read = nationality(text)
-    return (None, "") if read is None else (read[0] == country, read[1])
+    if read is not None:
+        return read[0] == country, read[1]
+    said = f" {' '.join(WORD_RE.findall(_opening(text, 2).lower()))} "
+    names = [form for form, named in _COUNTRY.items() if named == country]
+    names += sorted(_STATES) if country == "United States" else []
+    found = next((name for name in names if f" {name} " in said), "")
+    return (True, found) if found else (None, "")
 
 
 def _in_place(place: str, text: str) -> tuple[bool | None, str]:
@@ -136,8 +176,7 @@ def _in_place(place: str, text: str) -> tuple[bool | None, str]:
     or, for a US state, another state named there instead."""
     if place in _COUNTRY:
         return _of_country(_COUNTRY[place], text)
-    opening = _opening(text, 2)
-    said = f" {' '.join(WORD_RE.findall(opening.lower()))} "
+    said = f" {' '.join(WORD_RE.findall(_opening(text, 2).lower()))} "
     if f" {place} " in said:
         return True, place
     if place in _STATES:
@@ -151,11 +190,11 @@ def _of_kind(kind: str, text: str) -> tuple[bool | None, str]:
     preposition) is a word of what the opening sentence says the side is, and its other words
     stand in that sentence (holds); what the side is is read and the head is nowhere in its
     opening sentences (does not); else undecided."""
-    words = kind.split()
+    words = [w for w in kind.split() if len(w) > 1]  # "women s magazines": the possessive's s
     if "of" in words[1:] and words[0] not in _SORT_OF_HEADS:  # "genus of plants": a genus
         words = words[: words.index("of")]
-    cut = next((i for i, w in enumerate(words) if i and w in _AFTER_KIND), len(words))
-    if not cut:
+    cut = next((i for i, w in enumerate(words) if i and (w in _AFTER_KIND or _NOT_KIND.search(w))), len(words))
+    if not cut or _NOT_KIND.search(words[0]):  # "connected with Disney", "bounded before 1950": no kind
         return None, ""
     head, others = _singular(words[cut - 1]), [*words[: cut - 1], *words[cut:]]
     said = roles(text)

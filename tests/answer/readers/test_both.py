@@ -18,6 +18,8 @@ PIA = ("Pia Holm", "Pia Holm is a Danish singer and songwriter.")
 ELKO = ("Elko Airport", "Elko Airport is a public airport in Elko, Nevada. It serves the county.")
 FORD = ("Ford Airport", "Ford Airport is an airport in Kent County, Michigan, near Grand Rapids.")
 FLINT = ("Flint Airport", "Flint Airport is a public airport in Flint, Michigan.")
+PARK = ("Ed Park", "Ed Park (born 1950) is a Korean film director.")
+RUIZ = ("Ana Ruiz", "Ana Ruiz is a Spanish director and writer.")
 CYPRESS = ("Cypressa", "Cypressa is a genus of coniferous trees.")
 AJUGA = ("Ajugo", "Ajugo is a genus of flowering plants in the mint family.")
 
@@ -34,6 +36,10 @@ READ = [
     ("Are both Elko Airport and Ford Airport located in Michigan?", [ELKO, FORD], "no"),
     ("Are Flint Airport and Ford Airport both located in Michigan?", [FLINT, FORD], "yes"),
     ("Are both Cypressa and Ajugo genera?", [CYPRESS, AJUGA], "yes"),
+    ("Are the directors of films Tern and Plover both from the same country?", [TERN, PLOVER, PARK, RUIZ], "no"),
+    ("Do both films Tern and Plover have the directors that share the same nationality?", [TERN, PARK, PLOVER, RUIZ],
+     "no"),
+    ("Are both Jim Lund and Pia Holm American singers?", [("Jim Lund", "Jim Lund is an American singer."), PIA], "no"),
 ]  # fmt: skip
 LEFT = [
     ("Are Heron and Plover both documentaries?", [HERON]),
@@ -41,13 +47,15 @@ LEFT = [
     ("Are Heron and Plover both films about war?", [HERON, PLOVER]),
     ("Were Heron and Tern released in the same year?", [HERON, TERN]),
     ("Are the directors of films Heron and Tern both from the same country?", [HERON, TERN]),
+    ("Are the directors of films Plover and Tern both from the same country?", [PLOVER, TERN, RUIZ]),
     ("Are Alma Berg and Ola Lind both film directors?", [ALMA, ("Ola Lind", "Ola Lind was born in Malmö.")]),
     ("Are Flint Airport and Kite both located in Michigan?", [FLINT, KITE]),
     ("Which is a documentary, Heron or Tern?", [HERON, TERN]),
 ]
 LEFT_IDS = [
     "a side not fed", "a word of the kind not said", "said only as a modifier", "a value other than a country",
-    "a bridge's property", "a side that says no kind", "a place not said", "not yes/no",
+    "a bridge's property, no bridge fed",
+    "one bridge fed", "a side that says no kind", "a place not said", "not yes/no",
 ]  # fmt: skip
 
 
