@@ -116,15 +116,27 @@ def _named_shorter(checked: list[Check]) -> bool:
 
 def _same(how: str, what: str, sides: list[tuple[str, str]]) -> Comparison | None:
     """The same country / nationality: the two sides' countries (:func:`.origin.nationality`)
-    compared ("different" turns the answer); another value is left to the model."""
-    if not set(what.split()) & _ORIGIN_WORDS:
+    compared; the same state: the US states their opening sentences name ("different" turns
+    the answer); another value is left to the model."""
+    asked = set(what.split())
+    if asked & _ORIGIN_WORDS:
+        read = [nationality(text) for _, text in sides]
+    elif asked & {"state", "states"}:
+        read = [_state(text) for _, text in sides]
+    else:
         return None
-    read = [nationality(text) for _, text in sides]
     if read[0] is None or read[1] is None:
         return None
     same = read[0][0] == read[1][0]
     answer = "yes" if same == (how == "same") else "no"
     return Comparison(answer, "alike", tuple((t, shown) for (t, _), (_, shown) in zip(sides, read, strict=True)))
+
+
+def _state(text: str) -> tuple[str, str] | None:
+    """(state, as written) of the first US state ``text``'s opening two sentences name."""
+    said = f" {' '.join(WORD_RE.findall(_opening(text, 2).lower()))} "
+    found = sorted((said.find(f" {state} "), state) for state in _STATES if f" {state} " in said)
+    return (found[0][1], found[0][1]) if found else None
 
 
 def _without_sides(what: str, sides: list[tuple[str, str]]) -> str:

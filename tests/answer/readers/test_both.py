@@ -35,6 +35,7 @@ READ = [
     ("Are Alma Berg and Pia Holm from different countries?", [ALMA, PIA], "yes"),
     ("Are both Elko Airport and Ford Airport located in Michigan?", [ELKO, FORD], "no"),
     ("Are Flint Airport and Ford Airport both located in Michigan?", [FLINT, FORD], "yes"),
+    ("Are Elko Airport and Ford Airport both airports in the same state?", [ELKO, FORD], "no"),
     ("Are both Cypressa and Ajugo genera?", [CYPRESS, AJUGA], "yes"),
     ("Are the directors of films Tern and Plover both from the same country?", [TERN, PLOVER, PARK, RUIZ], "no"),
     ("Do both films Tern and Plover have the directors that share the same nationality?", [TERN, PARK, PLOVER, RUIZ],
