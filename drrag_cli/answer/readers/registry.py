@@ -26,6 +26,7 @@ _HERE = "drrag_cli.answer.readers"
 BUILTIN: dict[str, str] = {
     "compare": f"{_HERE}.compare:Compare",
     "same-origin": f"{_HERE}.same_origin:SameOrigin",
+    "both": f"{_HERE}.both:Both",
     "asked-origin": f"{_HERE}.asked_origin:AskedOrigin",
     "shared": f"{_HERE}.shared:Shared",
     "table": f"{_HERE}.table:Table",
@@ -35,7 +36,6 @@ BUILTIN: dict[str, str] = {
     "definition": f"{_HERE}.definition:Definition",
     "section": f"{_HERE}.section:Section",
     "origin": f"{_HERE}.origin:Origin",
-    "both": f"{_HERE}.both:Both",
 }
 _REGISTRY: Registry[Reader] = Registry("reader", BUILTIN, ",", lambda name: _unknown(name, "answer.readers"))
 names = _REGISTRY.names
