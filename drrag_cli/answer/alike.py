@@ -16,7 +16,8 @@ checks are combined: both hold → yes, one does not → no. The question is par
 * a kind: "both film directors", "both American documentaries": the kind's last word is a
   word of what the side's opening sentence says it is (:func:`.shared.roles`), and each of
   its other words stands in that sentence (holds); what the side is is read and the kind's
-  word is nowhere in its opening sentences (does not).
+  word is nowhere in its opening sentences (does not, and "no" only when the other side is
+  that kind: a word no side's document says is a synonym or no kind at all).
 
 A property of a bridge ("the directors of films A and B", :attr:`.Alike.through`) is checked on
 the one other fed document each side's document names ("directed by Ed Park"). Left to the
