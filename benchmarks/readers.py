@@ -10,7 +10,7 @@ that fires) is also checked against an earlier ``drrag eval --out`` run when ``-
 names its per_question.jsonl (what the readers answered then, question by question).
 
     python benchmarks/readers.py ../shared/data/2wiki/dev182.2wiki.json -c benchmarks/bench.yaml \\
-        --out benchmarks/out/readers/2wiki-dev182.json [--offset N --limit N --corpus FILE --before P]
+        --out benchmarks/out/readers/2wiki-dev182.json [--offset N --limit N --corpus FILE --before P --yes-no]
 
 Prints one JSON document: per reader, fired / right (EM) / F1, and the model's right / F1 on
 the same questions; the rows per question are in --out.
@@ -78,10 +78,13 @@ def main() -> None:
     parser.add_argument("--from-before", action="store_true", help="read the fed documents and the question as "
                         "asked from --before's records (no retrieval; the model still answers where a reader fires)")
     parser.add_argument("--no-model", action="store_true", help="no model answers: the readers only")
+    parser.add_argument("--yes-no", action="store_true", help="only the questions parsed as yes/no (after --offset "
+                        "and --limit): a reader of yes/no questions fires on no other, measured in a third of the time")
     args = parser.parse_args()
     settings = load_settings(args.config, {"answer.readers": []})
     dataset = load_dataset(args.questions, args.corpus)
     examples = dataset.examples[args.offset : args.offset + args.limit if args.limit else None]
+    examples = [ex for ex in examples if parse(ex.question).yes_no] if args.yes_no else examples
     dataset = dataclasses.replace(dataset, examples=examples)
     model, _ = dataset_pipeline(dataset, settings)
     counter = TokensOnly(model.generator)

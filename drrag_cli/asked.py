@@ -14,7 +14,9 @@ the readers, rewrites and prompts read the :class:`Question`:
 * ``names``: the capitalised names it mentions; ``plain``: its words, lower-case, one space
   apart, to find a title in ("peter curtis");
 * ``subject`` and ``relation``: the name and the verb of "Where was <Name> born?", "When
-  did <Name> <verb> …?" ("Inês Carvalho", "born").
+  did <Name> <verb> …?" ("Inês Carvalho", "born");
+* ``alike``: what a yes/no question asks two sides to have alike (:class:`Alike`): "the same
+  country", "both film directors", "both located in Michigan".
 
 :func:`parse` is cached: a stage that has only the text gets the same object, not a new parse.
 """
@@ -86,6 +88,35 @@ class Cue:
     larger_wins: bool
 
 
+# -- what a yes/no question asks two sides to have alike ---------------------------------------------------
+# "the same nationality", "different film genres": the words up to a preposition, a clause or the end
+_SAME = re.compile(r"\b(same|different)\s+([^,;:?()\"]+)", re.IGNORECASE)
+_BOTH = re.compile(r"\bboth\b\s*(?:of\s+)?([^?]*)", re.IGNORECASE)
+# the property is a bridge's, not the named sides': "the directors of films A and B", "director of film A"
+# ("do both films A and B have the directors that …")
+_THROUGH = re.compile(
+    r"\b(\w+?)s?\s+of\s+(?:the\s+|both\s+)*(?:films?|movies?|songs?|albums?|books?|novels?)\b"
+    r"|\bha(?:ve|d)\s+(?:the\s+)?(\w+?)s?\s+(?:that|who|from)\b",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class Alike:
+    """What a yes/no question asks two sides to have alike. ``how``: "same" (one value they
+    share: "of the same nationality" → ``what`` "nationality"), "different" (the same, the
+    answer turned) or "both" (a property each has: "both film directors" → "film directors",
+    "both located in Michigan" → "located in michigan"); ``what`` is lower-case words, one
+    space apart, and still holds the sides' names when "both" comes before them ("Are both
+    Cypress and Ajuga genera?" → "cypress and ajuga genera": only the fed titles tell where a
+    side ends). ``through``: the noun the property belongs to when it is a bridge's ("the
+    directors of films A and B" → "director"), not the named sides'."""
+
+    how: str
+    what: str
+    through: str = ""
+
+
 @dataclass(frozen=True)
 class Question:
     """A question's parts, read once from its text (see the module docstring)."""
@@ -99,6 +130,7 @@ class Question:
     plain: str = ""
     subject: str = ""
     relation: str = ""
+    alike: Alike | None = None
 
     @property
     def yes_no(self) -> bool:
@@ -125,6 +157,7 @@ def parse(text: str) -> Question:
         kind=_kind(text),
         names=tuple(dict.fromkeys(_names(flat))),
         plain=" ".join(re.findall(r"\w+", text.lower())),
+        alike=_alike(flat) if answer_options(text) == ("yes", "no") else None,
         **_relation(flat),
     )
 
@@ -185,3 +218,23 @@ def _relation(flat: str) -> dict[str, str]:
     if found is None:
         return {}
     return {"subject": found.group("subject"), "relation": found.group("verb").lower()}
+
+
+def _alike(flat: str) -> Alike | None:
+    """What a yes/no question asks two sides to have alike: "same / different <what>" (before
+    a "both": "both of the same nationality" asks a shared value), else "both <what>"; None
+    when it asks neither."""
+    through = _THROUGH.search(flat)
+    through_word = (through.group(1) or through.group(2)).lower() if through else ""
+    same = _SAME.search(flat)
+    if same is not None:
+        what = []
+        for word in WORD_RE.findall(same.group(2).lower()):
+            if word in PREPOSITIONS or word in STOP or _VERBISH.search(word):
+                break
+            what.append(word)
+        return Alike(same.group(1).lower(), " ".join(what), through_word) if what else None
+    both = _BOTH.search(flat)
+    if both is None or not both.group(1).strip():
+        return None
+    return Alike("both", " ".join(WORD_RE.findall(both.group(1).lower())), through_word)

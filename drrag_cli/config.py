@@ -120,7 +120,7 @@ class AnswerSettings:
     # the readers that answer in code from the fed text, no model call, tried in this order (answer/readers/;
     # docs/ANSWERS.md); () = the model answers all. Two sides compared first: "…, A or B?" is only theirs
     readers: tuple[str, ...] = (
-        "compare", "same-origin", "asked-origin", "shared",
+        "compare", "same-origin", "both", "asked-origin", "shared",
         "table", "statement", "count", "release", "definition", "section", "origin",
     )  # fmt: skip
     # deprecated: false = readers () and no picked document (answer/entity.py); kept for old config files

@@ -56,7 +56,7 @@ class Comparison:
     """What the comparison read for each side, and the side it decided."""
 
     answer: str
-    kind: str  # time | number | origin (.origin) | shared (.shared)
+    kind: str  # time | number | origin (.origin) | shared (.shared) | alike (.alike)
     values: tuple[tuple[str, str], tuple[str, str]]  # (side, the value as written) per side
 
     def to_json(self) -> dict[str, object]:

@@ -29,7 +29,7 @@ class Reading:
 
     answer: str
     reader: str
-    compared: Any = None  # a Comparison (compare, same-origin, asked-origin, shared)
+    compared: Any = None  # a Comparison (compare, same-origin, asked-origin, shared, both)
     looked_up: Any = None  # a Lookup (table, statement, count, release, definition, section, origin)
 
     def to_json(self) -> dict[str, object]:

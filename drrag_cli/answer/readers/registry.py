@@ -26,6 +26,7 @@ _HERE = "drrag_cli.answer.readers"
 BUILTIN: dict[str, str] = {
     "compare": f"{_HERE}.compare:Compare",
     "same-origin": f"{_HERE}.same_origin:SameOrigin",
+    "both": f"{_HERE}.both:Both",
     "asked-origin": f"{_HERE}.asked_origin:AskedOrigin",
     "shared": f"{_HERE}.shared:Shared",
     "table": f"{_HERE}.table:Table",
