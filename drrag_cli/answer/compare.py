@@ -18,19 +18,11 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from drrag_cli.answer.dates import dates
 from drrag_cli.asked import CUES, Question
 from drrag_cli.ingest.units import statement_units
-from drrag_cli.text.words import MONTHS, STOP, uninflected
+from drrag_cli.text.words import STOP, uninflected
 
-_MONTH = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?"
-          r"|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?")
-_DATE_RES = (  # (regex, group order): day month year / month day year / iso / month year / year
-    (re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+({_MONTH})(?:,?\s+(\d{{4}}))?\b", re.I), "dmy"),
-    (re.compile(rf"\b({_MONTH})\s+(\d{{1,2}})(?:st|nd|rd|th)?(?:,?\s+(\d{{4}}))?\b", re.I), "mdy"),
-    (re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b"), "iso"),
-    (re.compile(rf"\b({_MONTH})\s+(\d{{4}})\b", re.I), "my"),
-    (re.compile(r"(?<![\d.,])(1[0-9]{3}|20[0-9]{2})(?![\d.,]\d)"), "y"),
-)
 _NUMBER_WORDS = {w: i for i, w in enumerate(
     "two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen "
     "eighteen nineteen twenty".split(), start=2)}  # not "one": "one month after", "one of us"
@@ -88,28 +80,6 @@ def statements(text: str) -> list[str]:
         else:
             blocks[-1] += " " + line.strip()
     return [u for block in blocks if block for s in _SENTENCE.split(block) for u in statement_units(s)]
-
-
-def dates(text: str) -> tuple[list[tuple[tuple[int, int, int], str]], str]:
-    """The dates in ``text`` as ((year, month, day), as written), and the text with them
-    blanked out (so a day is never read as a count). A date without a year has year 0."""
-    found: list[tuple[int, tuple[int, int, int], str]] = []
-    for regex, order in _DATE_RES:
-        for m in regex.finditer(text):
-            g = m.groups()
-            if order == "dmy":
-                key = (int(g[2] or 0), MONTHS[g[1].lower().rstrip(".")], int(g[0]))
-            elif order == "mdy":
-                key = (int(g[2] or 0), MONTHS[g[0].lower().rstrip(".")], int(g[1]))
-            elif order == "iso":
-                key = (int(g[0]), int(g[1]), int(g[2]))
-            elif order == "my":
-                key = (int(g[1]), MONTHS[g[0].lower().rstrip(".")], 0)
-            else:
-                key = (int(g[0]), 0, 0)
-            found.append((m.start(), key, m.group(0)))
-            text = text[: m.start()] + " " * (m.end() - m.start()) + text[m.end() :]
-    return [(key, shown) for _, key, shown in sorted(found)], text
 
 
 def numbers(text: str) -> list[tuple[float, str]]:
