@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from drrag_cli.answer.dates import dates
+from drrag_cli.answer.lifespan import life_dates
 from drrag_cli.asked import CUES, Question
 from drrag_cli.ingest.units import statement_units
 from drrag_cli.text.words import STOP, uninflected
@@ -108,7 +109,7 @@ def _kind_words(head: str) -> set[str]:
     return set()
 
 
-def _value(side: str, attribute: set[str], kind: str, passages: Sequence[tuple[str, str]]):
+def side_value(side: str, attribute: set[str], kind: str, passages: Sequence[tuple[str, str]]):
     """The side's value of ``kind``: from the passages titled by the side (else naming it),
     the statement with a value that shares most attribute words (mentions of the side count
     one), earliest first on ties."""
@@ -133,16 +134,31 @@ def _value(side: str, attribute: set[str], kind: str, passages: Sequence[tuple[s
     return None
 
 
+def _life_value(side: str, life: str, passages: Sequence[tuple[str, str]]):
+    """The birth or death date (``life``) the side's own document states, or None: the first
+    date of "(October 2, 1886 – June 9, 1956)" is the birth, never "when he died"."""
+    key = tokens(side)
+    for title, text in passages:
+        if key and key <= tokens(title):
+            birth, death = life_dates(text)
+            found = birth if life == "birth" else death
+            if found is not None:
+                return found
+    return None
+
+
 def compare(question: Question, passages: Sequence[tuple[str, str]]) -> Comparison | None:
     """Decide ``question`` between its two options (its sides) from the fed ``passages``
     ((title, text), best first), or None when it is not a comparison this can decide."""
     options = question.options
-    if len(options) != 2 or question.yes_no or question.cue is None:
-        return None
+    if len(options) != 2 or question.yes_no or question.cue is None or question.bridge:
+        return None  # a bridge's value is in another document (:mod:`.bridge`), not the side's own
     word, kind, larger = question.cue.word, question.cue.kind, question.cue.larger_wins
     head = question.text.split(",")[0]
     attribute = (tokens(head) - tokens(" ".join(options)) - _kind_words(head) - set(CUES)) | _IMPLIED.get(word, set())
-    found = [_value(side, attribute, kind, passages) for side in options]
+    life = question.life if kind == "time" else ""  # "died first": the death date, not the first one
+    found = [(life and _life_value(side, life, passages)) or side_value(side, attribute, kind, passages)
+             for side in options]
     if any(v is None for v in found):
         return None
     (a, a_shown), (b, b_shown) = found
