@@ -151,12 +151,14 @@ def compare(question: Question, passages: Sequence[tuple[str, str]]) -> Comparis
     """Decide ``question`` between its two options (its sides) from the fed ``passages``
     ((title, text), best first), or None when it is not a comparison this can decide."""
     options = question.options
-    if len(options) != 2 or question.yes_no or question.cue is None or question.bridge:
-        return None  # a bridge's value is in another document (:mod:`.bridge`), not the side's own
+    if len(options) != 2 or question.yes_no or question.cue is None:
+        return None
     word, kind, larger = question.cue.word, question.cue.kind, question.cue.larger_wins
     head = question.text.split(",")[0]
     attribute = (tokens(head) - tokens(" ".join(options)) - _kind_words(head) - set(CUES)) | _IMPLIED.get(word, set())
-    life = question.life if kind == "time" else ""  # "died first": the death date, not the first one
+    # "died first": the death date, not the first one; a bridge's life ("the director who died first") is
+    # not in the side's document: the side's own date stands in for it (bridge-compare reads the real one)
+    life = question.life if kind == "time" and not question.bridge else ""
     found = [(life and _life_value(side, life, passages)) or side_value(side, attribute, kind, passages)
              for side in options]
     if any(v is None for v in found):

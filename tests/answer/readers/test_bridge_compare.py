@@ -64,9 +64,3 @@ def test_read(question: str, docs: Docs, expected: str) -> None:
 @pytest.mark.parametrize(("question", "docs"), LEFT, ids=LEFT_IDS)
 def test_left_to_the_model(question: str, docs: Docs) -> None:
     assert read("bridge-compare", question, docs) is None
-
-
-def test_compare_leaves_a_bridge_question_to_the_bridge() -> None:
-    """The films' own years (1999, 1929) are not what "the director born earlier" asks."""
-    question = "Which film has the director born earlier, The Base (Film) or Darkened Rooms?"
-    assert read("compare", question, [BASE, DARKENED, LESTER, GASNIER]) is None
