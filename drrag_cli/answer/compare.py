@@ -116,7 +116,8 @@ def side_value(side: str, attribute: set[str], kind: str, passages: Sequence[tup
     key = tokens(side)
     if not key:
         return None
-    titled = [p for p in passages if key <= tokens(p[0])]
+    # the exact title first: "Lucky Boy" is the 1929 film, not "Lucky Boy (2017 film)", on a tie
+    titled = sorted((p for p in passages if key <= tokens(p[0])), key=lambda p: tokens(p[0]) != key)
     named = [p for p in passages if p not in titled and key <= tokens(p[1])]
     for about in (titled, named):
         best, best_score = None, 0
