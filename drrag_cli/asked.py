@@ -17,6 +17,12 @@ the readers, rewrites and prompts read the :class:`Question`:
   did <Name> <verb> …?" ("Inês Carvalho", "born");
 * ``alike``: what a yes/no question asks two sides to have alike (:class:`Alike`): "the same
   country", "both film directors", "both located in Michigan".
+* ``bridge``: the relation a comparison asks of each side rather than of the side itself,
+  the noun after "has the / whose" or before "of film" ("Which film has the director who
+  died first, X or Y?" → director): each side's value is one hop away, in that person's
+  document;
+* ``life``: the event of a person's life a time comparison asks about, "birth" ("born
+  first", "older") or "death" ("died first", "died later"), "" for neither.
 
 :func:`parse` is cached: a stage that has only the text gets the same object, not a new parse.
 """
@@ -76,6 +82,15 @@ _ACTIVE = re.compile(
     rf"(?P<verb>(?!(?:{PARTICLES})\s)(?-i:[a-z]+))\b",
     re.IGNORECASE,
 )
+# -- a bridge: "Which film has the director who …", "… whose composer was born …", "the
+# directors of films X and Y": the noun the sides are reached through (plural folded)
+_BRIDGE = re.compile(
+    r"\b(?:has|have|had|with|whose)\s+(?:the\s+|a\s+|an\s+)?(?P<noun>[a-z]+)\s+"
+    r"(?:who|that|which|was|were|is|are|born|died|from|share|of\s+whom)\b"
+    r"|\b(?P<of>[a-z]+)\s+of\s+(?:both\s+)?(?:the\s+)?(?:films?|songs?|albums?|books?|novels?|works?)\b"
+)
+_DEATH = re.compile(r"\b(?:died|dies|die|death|dead|passed\s+away)\b", re.IGNORECASE)
+_BIRTH = re.compile(r"\b(?:born|birth|older|oldest|younger|youngest|elder|age)\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -131,6 +146,8 @@ class Question:
     subject: str = ""
     relation: str = ""
     alike: Alike | None = None
+    bridge: str = ""
+    life: str = ""
 
     @property
     def yes_no(self) -> bool:
@@ -158,8 +175,30 @@ def parse(text: str) -> Question:
         names=tuple(dict.fromkeys(_names(flat))),
         plain=" ".join(re.findall(r"\w+", text.lower())),
         alike=_alike(flat) if answer_options(text) == ("yes", "no") else None,
+        bridge=_bridge(flat),
+        life=_life(text),
         **_relation(flat),
     )
+
+
+def _life(text: str) -> str:
+    """The life event a comparison asks about: "death" for "who died first / later", "birth"
+    for "born first", "older"; read before the sides' comma, death first ("died younger")."""
+    head = text.split(",")[0]
+    return "death" if _DEATH.search(head) else "birth" if _BIRTH.search(head) else ""
+
+
+def _bridge(flat: str) -> str:
+    """The noun a two-sided question reaches each side's value through ("Which film has the
+    director who was born first" → director, "the directors of films …" → director), "" for
+    none; a cue or a stop word is never one ("has the most members" compares the side)."""
+    found = _BRIDGE.search(flat)
+    if found is None:
+        return ""
+    noun = found.group("noun") or found.group("of")
+    if noun.endswith(("ors", "ers")):
+        noun = noun[:-1]
+    return "" if noun in CUES or noun in STOP else noun
 
 
 def _cue(text: str) -> Cue | None:

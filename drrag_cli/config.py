@@ -118,9 +118,10 @@ class AnswerSettings:
     # decompose = ask about the context's bridge entity by name (answer/hop/decompose.py; one LLM call) | one-call
     mode: Literal["one-call", "decompose"] = "decompose"
     # the readers that answer in code from the fed text, no model call, tried in this order (answer/readers/;
-    # docs/ANSWERS.md); () = the model answers all. Two sides compared first: "…, A or B?" is only theirs
+    # docs/ANSWERS.md); () = the model answers all. Two sides compared first: "…, A or B?" is only theirs;
+    # through a bridge before the sides' own values ("the director who died first": the director's date)
     readers: tuple[str, ...] = (
-        "compare", "same-origin", "both", "asked-origin", "shared",
+        "bridge-compare", "compare", "same-origin", "both", "asked-origin", "shared",
         "table", "statement", "count", "release", "definition", "section", "origin",
     )  # fmt: skip
     # deprecated: false = readers () and no picked document (answer/entity.py); kept for old config files

@@ -18,19 +18,12 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from drrag_cli.answer.dates import dates
+from drrag_cli.answer.lifespan import life_dates
 from drrag_cli.asked import CUES, Question
 from drrag_cli.ingest.units import statement_units
-from drrag_cli.text.words import MONTHS, STOP, uninflected
+from drrag_cli.text.words import STOP, uninflected
 
-_MONTH = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?"
-          r"|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?")
-_DATE_RES = (  # (regex, group order): day month year / month day year / iso / month year / year
-    (re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+({_MONTH})(?:,?\s+(\d{{4}}))?\b", re.I), "dmy"),
-    (re.compile(rf"\b({_MONTH})\s+(\d{{1,2}})(?:st|nd|rd|th)?(?:,?\s+(\d{{4}}))?\b", re.I), "mdy"),
-    (re.compile(r"\b(\d{4})-(\d{2})-(\d{2})\b"), "iso"),
-    (re.compile(rf"\b({_MONTH})\s+(\d{{4}})\b", re.I), "my"),
-    (re.compile(r"(?<![\d.,])(1[0-9]{3}|20[0-9]{2})(?![\d.,]\d)"), "y"),
-)
 _NUMBER_WORDS = {w: i for i, w in enumerate(
     "two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen "
     "eighteen nineteen twenty".split(), start=2)}  # not "one": "one month after", "one of us"
@@ -90,28 +83,6 @@ def statements(text: str) -> list[str]:
     return [u for block in blocks if block for s in _SENTENCE.split(block) for u in statement_units(s)]
 
 
-def dates(text: str) -> tuple[list[tuple[tuple[int, int, int], str]], str]:
-    """The dates in ``text`` as ((year, month, day), as written), and the text with them
-    blanked out (so a day is never read as a count). A date without a year has year 0."""
-    found: list[tuple[int, tuple[int, int, int], str]] = []
-    for regex, order in _DATE_RES:
-        for m in regex.finditer(text):
-            g = m.groups()
-            if order == "dmy":
-                key = (int(g[2] or 0), MONTHS[g[1].lower().rstrip(".")], int(g[0]))
-            elif order == "mdy":
-                key = (int(g[2] or 0), MONTHS[g[0].lower().rstrip(".")], int(g[1]))
-            elif order == "iso":
-                key = (int(g[0]), int(g[1]), int(g[2]))
-            elif order == "my":
-                key = (int(g[1]), MONTHS[g[0].lower().rstrip(".")], 0)
-            else:
-                key = (int(g[0]), 0, 0)
-            found.append((m.start(), key, m.group(0)))
-            text = text[: m.start()] + " " * (m.end() - m.start()) + text[m.end() :]
-    return [(key, shown) for _, key, shown in sorted(found)], text
-
-
 def numbers(text: str) -> list[tuple[float, str]]:
     """The quantities in ``text`` (dates blanked first): (value, as written)."""
     out = []
@@ -138,14 +109,15 @@ def _kind_words(head: str) -> set[str]:
     return set()
 
 
-def _value(side: str, attribute: set[str], kind: str, passages: Sequence[tuple[str, str]]):
+def side_value(side: str, attribute: set[str], kind: str, passages: Sequence[tuple[str, str]]):
     """The side's value of ``kind``: from the passages titled by the side (else naming it),
     the statement with a value that shares most attribute words (mentions of the side count
     one), earliest first on ties."""
     key = tokens(side)
     if not key:
         return None
-    titled = [p for p in passages if key <= tokens(p[0])]
+    # the exact title first: "Lucky Boy" is the 1929 film, not "Lucky Boy (2017 film)", on a tie
+    titled = sorted((p for p in passages if key <= tokens(p[0])), key=lambda p: tokens(p[0]) != key)
     named = [p for p in passages if p not in titled and key <= tokens(p[1])]
     for about in (titled, named):
         best, best_score = None, 0
@@ -163,6 +135,19 @@ def _value(side: str, attribute: set[str], kind: str, passages: Sequence[tuple[s
     return None
 
 
+def _life_value(side: str, life: str, passages: Sequence[tuple[str, str]]):
+    """The birth or death date (``life``) the side's own document states, or None: the first
+    date of "(October 2, 1886 – June 9, 1956)" is the birth, never "when he died"."""
+    key = tokens(side)
+    for title, text in passages:
+        if key and key <= tokens(title):
+            birth, death = life_dates(text)
+            found = birth if life == "birth" else death
+            if found is not None:
+                return found
+    return None
+
+
 def compare(question: Question, passages: Sequence[tuple[str, str]]) -> Comparison | None:
     """Decide ``question`` between its two options (its sides) from the fed ``passages``
     ((title, text), best first), or None when it is not a comparison this can decide."""
@@ -172,7 +157,11 @@ def compare(question: Question, passages: Sequence[tuple[str, str]]) -> Comparis
     word, kind, larger = question.cue.word, question.cue.kind, question.cue.larger_wins
     head = question.text.split(",")[0]
     attribute = (tokens(head) - tokens(" ".join(options)) - _kind_words(head) - set(CUES)) | _IMPLIED.get(word, set())
-    found = [_value(side, attribute, kind, passages) for side in options]
+    # "died first": the death date, not the first one; a bridge's life ("the director who died first") is
+    # not in the side's document: the side's own date stands in for it (bridge-compare reads the real one)
+    life = question.life if kind == "time" and not question.bridge else ""
+    found = [(life and _life_value(side, life, passages)) or side_value(side, attribute, kind, passages)
+             for side in options]
     if any(v is None for v in found):
         return None
     (a, a_shown), (b, b_shown) = found

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 _HERE = "drrag_cli.answer.readers"
 BUILTIN: dict[str, str] = {
     "compare": f"{_HERE}.compare:Compare",
+    "bridge-compare": f"{_HERE}.bridge_compare:BridgeCompare",
     "same-origin": f"{_HERE}.same_origin:SameOrigin",
     "both": f"{_HERE}.both:Both",
     "asked-origin": f"{_HERE}.asked_origin:AskedOrigin",

@@ -38,3 +38,11 @@ def test_read(question: str, docs: Docs, expected: str) -> None:
 @pytest.mark.parametrize(("question", "docs"), LEFT, ids=LEFT_IDS)
 def test_left_to_the_model(question: str, docs: Docs) -> None:
     assert read("compare", question, docs) is None
+
+
+def test_the_exact_title_is_read_before_a_disambiguated_one() -> None:
+    """"Lucky Boy" is the document titled so, not "Lucky Boy (2017 film)" fed before it."""
+    docs = [("The Lion Roars", "The Lion Roars is a 2002 Hong Kong comedy film."),
+            ("Lucky Boy (2017 film)", "Lucky Boy is a 2017 comedy film directed by Boris Boo."),
+            ("Lucky Boy", "Lucky Boy is a 1929 American musical drama film.")]  # fmt: skip
+    assert read("compare", "Which film was released earlier, The Lion Roars or Lucky Boy?", docs) == "Lucky Boy"
