@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from drrag_cli.asked import CUES, Question
 from drrag_cli.ingest.units import statement_units
-from drrag_cli.text.words import MONTHS, STOP, uninflected
+from drrag_cli.text.words import MONTHS, STOP, stem
 
 _MONTH = (r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?"
           r"|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?")
@@ -64,14 +64,14 @@ class Comparison:
 
 
 def tokens(text: str) -> set[str]:
-    """Lower-cased tokens but stop words, a word without its ending (:func:`~drrag_cli.text.words.uninflected`);
+    """Lower-cased tokens but stop words, each by its :func:`~drrag_cli.text.words.stem`;
     version numbers without their zero tail ("v1.0", "1.0.0" → "1"): "version 1.0" meets "[1.0.0]"."""
     out = set()
     for tok in _TOKEN.findall(text.lower()):
         if tok[0] in "v0123456789" and "." in tok:
             tok = re.sub(r"(?:\.0)+$", "", tok.lstrip("v"))
         if tok not in _FILLER:
-            out.add(uninflected(tok))
+            out.add(stem(tok))
     return out
 
 

@@ -192,15 +192,9 @@ def most_added(
     second-hop document that says what the first hop lacks ("the Nortada Ferries
     headquarters in Aveiro", "It is housed in the Vlasmarkt Annex") rather than the one
     most like the whole question."""
-    covered = [_covers(adds, content(text)) if adds else 0 for text in texts]
+    covered = [len(adds & content(text)) for text in texts]
     named = [bool(name) and words(name) in words(text) for text in texts]
     return ids[max(range(len(ids)), key=lambda j: (covered[j], named[j], float(scores[j])))]
-
-
-def _covers(adds: Set[str], stems: Set[str]) -> int:
-    """How many of ``adds`` the text's ``stems`` hold, a short stem also as the start of a
-    longer one: the question's "play" in "She plays the cello" (stems are five letters)."""
-    return sum(1 for a in adds if a in stems or (len(a) < 5 and any(s.startswith(a) for s in stems)))
 
 
 def missing(question: str, title: str, texts: Iterable[str]) -> set[str]:
