@@ -27,7 +27,10 @@ forms of one word meet and two words of one root do not:
 
 Agent nouns keep their ``-er``/``-or``: "director" does not meet "directed", or a
 comparison of who directed two films would read the statement about a film's director
-of photography.
+of photography. Only the named hops, which look for where a note names the entity a
+question describes ("the director of X": "X is a film directed by Y"), match an agent
+noun with its verb, by :func:`root`: the stem, then ``-er``/``-or`` off it (four letters
+kept), on both sides of the match.
 
 :func:`normalize_answer` is SQuAD's, so the answer stage's "is this answer in the fed
 text" and the scorer's "is this answer right" read an answer alike.
@@ -108,6 +111,21 @@ def _without_ending(word: str) -> str:
 def content(text: str) -> set[str]:
     """The :func:`stem` of each content word of ``text`` (lower-case, not in :data:`STOP`)."""
     return {stem(w) for w in WORD_RE.findall(text.lower()) if w not in STOP}
+
+
+def root(word: str) -> str:
+    """A word's :func:`stem`, and an agent noun's the stem of the verb it is made from
+    ("director" → "direct", as "directed"; "composers" → "compos", as "composed"): the key
+    a named hop matches a question's "the director of X" with a note's "directed by Y"."""
+    bare = stem(word)
+    if bare.endswith(("er", "or")) and len(bare) - 2 >= MIN_STEM:
+        return bare[:-2]
+    return bare
+
+
+def roots(text: str) -> set[str]:
+    """The :func:`root` of each content word of ``text`` (lower-case, not in :data:`STOP`)."""
+    return {root(w) for w in WORD_RE.findall(text.lower()) if w not in STOP}
 
 
 def content_words(text: str) -> set[str]:

@@ -9,6 +9,7 @@ from drrag_cli.text.words import (
     content,
     content_words,
     normalize_answer,
+    root,
     same_word,
     stands_in,
     stem,
@@ -49,6 +50,16 @@ def test_two_words_of_one_root_keep_two_stems(a: str, b: str) -> None:
 )
 def test_a_stem(word: str, bare: str) -> None:
     assert stem(word) == bare
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [("director", "directed"), ("composers", "composed"), ("producer", "produced"), ("founder", "founded"),
+     ("creator", "created"), ("headquarters", "headquartered"), ("city", "cities")],
+)
+def test_an_agent_noun_has_the_root_of_its_verb(a: str, b: str) -> None:
+    """Named hops match "the director of X" with "X ... directed by Y" (only they: the stem keeps them apart)."""
+    assert root(a) == root(b)
 
 
 def test_content_words_leave_the_stop_words_out() -> None:
