@@ -64,12 +64,14 @@ def relation(question: str) -> set[str]:
 def pointed_units(question: str, title: str, texts: Iterable[str]) -> list[str]:
     """The units (sentences, rows, lines) of ``texts`` that share a :func:`relation` word
     beyond the words of their document's ``title`` (every line of the Tern retrospective
-    is about Tern), most shared words first."""
+    is about Tern), most shared words first. When none of them names anything ("Tell
+    the owner of the share" for "... tells you to use"), the document's own topic may be
+    the bridge: its units follow."""
     pointed = relation(question) - roots(title)
-    found = [u for t in texts for u in units(t) if pointed & roots(u)]
-    if not found and pointed:  # nothing points: the document's own topic may be the bridge
-        return topic_units(topic_name(question, title, texts), texts)
-    return sorted(found, key=lambda u: -len(pointed & roots(u)))
+    found = sorted((u for t in texts for u in units(t) if pointed & roots(u)), key=lambda u: -len(pointed & roots(u)))
+    if pointed and not any(names_in(u, question) for u in found):
+        return found + [u for u in topic_units(topic_name(question, title, texts), texts) if u not in found]
+    return found
 
 
 def topic_units(topic: str, texts: Iterable[str]) -> list[str]:
