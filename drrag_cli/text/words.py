@@ -12,7 +12,7 @@ what a question asks.
 
 **The stem.** :func:`stem` is the one stemmer: every match "by stem" (a question's word
 in a note, a table header, a counted noun, a role compared) calls it, or :func:`same_word`
-or :func:`content` built on it. It strips one inflection, never a derivation, so the
+or :func:`content` built on it. It strips inflections, never a derivation, so the
 forms of one word meet and two words of one root do not:
 
 * ``-ies`` → ``-y`` ("studies" → "study"), ``-es`` after s, x, z, ch or sh ("matches" →
@@ -30,7 +30,8 @@ comparison of who directed two films would read the statement about a film's dir
 of photography. Only the named hops, which look for where a note names the entity a
 question describes ("the director of X": "X is a film directed by Y"), match an agent
 noun with its verb, by :func:`root`: the stem, then ``-er``/``-or`` off it (four letters
-kept), on both sides of the match.
+kept), on both sides of the match; a stem that ends so by losing its ``-e`` is cut too
+("restor" → "rest"), alike on both sides.
 
 :func:`normalize_answer` is SQuAD's, so the answer stage's "is this answer in the fed
 text" and the scorer's "is this answer right" read an answer alike.
