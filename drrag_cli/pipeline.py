@@ -309,12 +309,12 @@ class Pipeline:
         if not 1 < len(ids) <= WHOLE_DOCUMENT_MAX:
             return passages
         from drrag_cli.select.bridges import most_added
-        from drrag_cli.text.words import content
+        from drrag_cli.text.words import roots
 
         found = self.index.passages(ids)
         texts = [found[i].text if i in found else "" for i in ids]
         scores = list(self.index.vectors(ids) @ self.index.embed([relation])[0])
-        best = most_added(ids, scores, texts, content(relation))
+        best = most_added(ids, scores, texts, roots(relation))
         if best in fed:
             return passages
         order = {pid: n for n, pid in enumerate(ids)}

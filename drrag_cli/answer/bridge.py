@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from drrag_cli.answer.compare import CUES, Comparison, side_value, tokens
 from drrag_cli.answer.lifespan import comparable, life_dates
 from drrag_cli.asked import Question
+from drrag_cli.text.words import root
 
 Passage = tuple[str, str]
 
@@ -50,8 +51,9 @@ def named_by(noun: str) -> tuple[str, ...]:
     verb when the noun is an agent ("director" → direct), or :data:`_NAMED_BY`'s words."""
     if noun in _NAMED_BY:
         return _NAMED_BY[noun]
-    if noun.endswith(("or", "er")) and len(noun) >= 7:
-        return noun, noun[:-2]
+    verb = root(noun)  # the one stemmer's agent-noun root: "director" → "direct"
+    if verb != noun and noun.endswith(("or", "er")) and len(noun) >= 7:
+        return noun, verb
     return (noun,)
 
 

@@ -22,7 +22,7 @@ from drrag_cli.answer.dates import dates
 from drrag_cli.answer.lifespan import life_dates
 from drrag_cli.asked import CUES, Question
 from drrag_cli.ingest.units import statement_units
-from drrag_cli.text.words import STOP, uninflected
+from drrag_cli.text.words import STOP, stem
 
 _NUMBER_WORDS = {w: i for i, w in enumerate(
     "two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen "
@@ -57,14 +57,14 @@ class Comparison:
 
 
 def tokens(text: str) -> set[str]:
-    """Lower-cased tokens but stop words, a word without its ending (:func:`~drrag_cli.text.words.uninflected`);
+    """Lower-cased tokens but stop words, each by its :func:`~drrag_cli.text.words.stem`;
     version numbers without their zero tail ("v1.0", "1.0.0" → "1"): "version 1.0" meets "[1.0.0]"."""
     out = set()
     for tok in _TOKEN.findall(text.lower()):
         if tok[0] in "v0123456789" and "." in tok:
             tok = re.sub(r"(?:\.0)+$", "", tok.lstrip("v"))
         if tok not in _FILLER:
-            out.add(uninflected(tok))
+            out.add(stem(tok))
     return out
 
 

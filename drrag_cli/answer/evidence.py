@@ -34,10 +34,10 @@ class Evidence:
 
 
 def _words(text: str) -> set[str]:
-    """Content words, cut to four letters: "move" meets "moved", "born" meets "born"."""
-    from drrag_cli.text.words import STOP
+    """Content words by their stem: "joined" meets "join", "born" meets "born"."""
+    from drrag_cli.text.words import STOP, stem
 
-    return {w[:4] for w in normalize_answer(text).split() if w not in STOP}
+    return {stem(w) for w in normalize_answer(text).split() if w not in STOP}
 
 
 def evidence(answer: str, question: str, passages: Sequence[Passage]) -> Evidence | None:

@@ -32,7 +32,7 @@ from drrag_cli.answer.origin import COUNTRY_OF, demonym, named_sides, nationalit
 from drrag_cli.answer.statements import ROLE_KEYS
 from drrag_cli.asked import Question
 from drrag_cli.text.tables import key_values
-from drrag_cli.text.words import uninflected
+from drrag_cli.text.words import stem
 
 _WH = re.compile(r"\b(?:what|which)\b", re.IGNORECASE)
 # the question asks what the sides share: "... share?", "... have in common?", "are both what?"
@@ -106,10 +106,10 @@ def _heads(role: list[str]) -> list[list[str]]:
 
 
 def _common_end(a: list[str], b: list[str]) -> list[str]:
-    """The words ``a`` and ``b`` both end in (but their endings: :func:`~drrag_cli.text.words.uninflected`),
+    """The words ``a`` and ``b`` both end in (by their :func:`~drrag_cli.text.words.stem`),
     as ``a`` writes them, its last word as the longer of the two ("cocktail", "cocktails": "cocktails")."""
     n = 0
-    while n < min(len(a), len(b)) and uninflected(a[-1 - n]) == uninflected(b[-1 - n]):
+    while n < min(len(a), len(b)) and stem(a[-1 - n]) == stem(b[-1 - n]):
         n += 1
     if not n:
         return []

@@ -30,7 +30,7 @@ from drrag_cli.select.bridges import PARTICLES  # "Sanne de Vries": "de" is no v
 from drrag_cli.text.tables import linearise
 from drrag_cli.text.versions import VERSION_RE as _VERSION
 from drrag_cli.text.versions import named_version, release_dates
-from drrag_cli.text.words import MONTHS
+from drrag_cli.text.words import MONTHS, stem
 
 # "Where was Inês Carvalho born?", "When was Halyard Labs founded?", "Who was Jaws directed
 # by?": the kind of value asked for, the subject (a name) and the verb (a past participle).
@@ -228,16 +228,17 @@ def read_count(question: str, docs: Sequence[tuple[str, str]]) -> Lookup | None:
 
 def _read_count(asked: re.Match[str], docs: Sequence[tuple[str, str]]) -> Lookup | None:
     noun, verb = asked.group("noun").split()[-1].lower(), asked.group("verb").lower()
-    stem = _noun_stem(noun)
+    noun_re = _noun_pattern(noun)
     forms = _forms(verb, "")
     count = rf"(?i:{_APPROX})((?i:{_BOUND})(?:{_COUNT}))"  # "over 300" kept, "some 45" → 45
-    stated = re.compile(rf"\b(?i:{forms})\s+{count}\s+(?:[\w-]+\s+){{0,2}}?{stem}\w*\b")
+    stated = re.compile(rf"\b(?i:{forms})\s+{count}\s+(?:[\w-]+\s+){{0,2}}?{noun_re}\w*\b")
     return _read(asked.group("subject"), asked.group("noun"), forms, stated, docs)
 
 
-def _noun_stem(noun: str) -> str:
-    """A pattern for a counted noun's stem: "parameters" → "paramete…", "sensor" → "sens…"."""
-    return re.escape(noun[: max(4, len(noun) - 2)])
+def _noun_pattern(noun: str) -> str:
+    """A pattern for a counted noun by its :func:`~drrag_cli.text.words.stem`, any ending
+    after it: "parameters" → "parameter…", "employees" → "employe…"."""
+    return re.escape(stem(noun))
 
 
 def _counted(question: str, docs: Sequence[tuple[str, str]]) -> Lookup | None:
@@ -251,9 +252,9 @@ def _counted(question: str, docs: Sequence[tuple[str, str]]) -> Lookup | None:
     noun = (asked.group(2) or asked.group(1)).lower()
     if noun in _NOT_COUNTED or not noun.endswith("s"):
         return None
-    stem = _noun_stem(noun)
+    noun_re = _noun_pattern(noun)
     bound = "" if re.search(rf"(?:{_BOUND_WORDS})\s+$", question[: asked.start()], re.I) else _BOUND
-    stated = re.compile(rf"\b{_APPROX}({bound}(?:{_COUNT}|{_SPELLED}))\s+(?:[a-z][\w-]*\s+)?{stem}\w*\b", re.I)
+    stated = re.compile(rf"\b{_APPROX}({bound}(?:{_COUNT}|{_SPELLED}))\s+(?:[a-z][\w-]*\s+)?{noun_re}\w*\b", re.I)
     found: dict[str, Lookup] = {}
     for number, (title, text) in enumerate(docs):
         for match in stated.finditer(linearise(text)):

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from drrag_cli.text.tables import key_values, tables
 from drrag_cli.text.tables import plain as _plain
-from drrag_cli.text.words import same_stem, same_word
+from drrag_cli.text.words import same_word, stem
 
 
 @dataclass(frozen=True)
@@ -47,7 +47,7 @@ _AGENTS = (
 _KEYS = frozenset(key for _verb, names in _AGENTS for key in names if " " not in key)
 _WHO = re.compile(r"^\s*who\b", re.I)
 _WHO_IS = re.compile(r"^\s*who\s+(?:is|was|are|were)\b", re.I)
-_PERSON = frozenset({"perso", "name", "who"})  # stems (text.words.content) of the column "Who is …?" reads
+_PERSON = frozenset(map(stem, ("person", "name")))  # header stems (text.words.content) "Who is …?" reads
 _CLAUSE = re.compile(r"\b(?:that|which|who|whom|whose|where|when)\b", re.I)
 
 
@@ -138,7 +138,7 @@ def _attribute(question: str, docs: Sequence[tuple[str, str]]) -> Lookup | None:
         asked = [w for w in said if w not in named]
         for key, value, kind in key_values(text):
             keys = [k for k in WORD_RE.findall(key.lower()) if k not in STOP]  # "Client contact": both asked
-            if 0 < len(keys) <= 3 and all(any(same_stem(k, w) for w in asked) for k in keys):
+            if 0 < len(keys) <= 3 and all(any(same_word(k, w) for w in asked) for k in keys):
                 found.setdefault(value.lower(), Lookup(value, title, key, number, kind))
     return next(iter(found.values())) if len(found) == 1 else None
 

@@ -21,7 +21,7 @@ from functools import lru_cache
 
 from drrag_cli.index.links import core_title, explicit_links, links_to
 from drrag_cli.ingest.units import units
-from drrag_cli.text.words import CALENDAR, PARTICLES, STOP, WORD_RE, content, stem, words
+from drrag_cli.text.words import CALENDAR, PARTICLES, STOP, WORD_RE, content, root, roots, words
 
 NAME_RE = re.compile(
     rf"`([^`\s]{{3,40}})`|\b([A-Z][\w-]+(?:(?:[ ]|[ ]&[ ]|(?:[ ](?:{PARTICLES})){{1,2}}[ ])[A-Z][\w-]+)*)"
@@ -55,21 +55,23 @@ def about(name: str, text: str) -> bool:
 
 
 def relation(question: str) -> set[str]:
-    """The question's content words (stems) outside the names it holds: what it asks
+    """The question's content words (their :func:`~drrag_cli.text.words.root`) outside its names: what it asks
     about them ("the client for which Project Tern was built": client, built)."""
     named = {m.group(0) for m in NAME_RE.finditer(question) if m.start() > 0}
-    return content(question) - content(" ".join(named))
+    return roots(question) - roots(" ".join(named))
 
 
 def pointed_units(question: str, title: str, texts: Iterable[str]) -> list[str]:
     """The units (sentences, rows, lines) of ``texts`` that share a :func:`relation` word
     beyond the words of their document's ``title`` (every line of the Tern retrospective
-    is about Tern), most shared words first."""
-    pointed = relation(question) - content(title)
-    found = [u for t in texts for u in units(t) if pointed & content(u)]
-    if not found and pointed:  # nothing points: the document's own topic may be the bridge
-        return topic_units(topic_name(question, title, texts), texts)
-    return sorted(found, key=lambda u: -len(pointed & content(u)))
+    is about Tern), most shared words first. When none of them names anything ("Tell
+    the owner of the share" for "... tells you to use"), the document's own topic may be
+    the bridge: its units follow."""
+    pointed = relation(question) - roots(title)
+    found = sorted((u for t in texts for u in units(t) if pointed & roots(u)), key=lambda u: -len(pointed & roots(u)))
+    if pointed and not any(names_in(u, question) for u in found):
+        return found + [u for u in topic_units(topic_name(question, title, texts), texts) if u not in found]
+    return found
 
 
 def topic_units(topic: str, texts: Iterable[str]) -> list[str]:
@@ -146,7 +148,7 @@ def linked_gap(
 
 def _hits(tokens: Sequence[str], stems: Set[str]) -> list[int]:
     """Where the lower-case words ``tokens`` have one of ``stems`` (stop words never do)."""
-    return [i for i, w in enumerate(tokens) if w not in STOP and stem(w) in stems]
+    return [i for i, w in enumerate(tokens) if w not in STOP and root(w) in stems]
 
 
 def _gap(hits: Sequence[int], at: int, size: int) -> int:
@@ -192,21 +194,15 @@ def most_added(
     second-hop document that says what the first hop lacks ("the Nortada Ferries
     headquarters in Aveiro", "It is housed in the Vlasmarkt Annex") rather than the one
     most like the whole question."""
-    covered = [_covers(adds, content(text)) if adds else 0 for text in texts]
+    covered = [len(adds & roots(text)) for text in texts]
     named = [bool(name) and words(name) in words(text) for text in texts]
     return ids[max(range(len(ids)), key=lambda j: (covered[j], named[j], float(scores[j])))]
-
-
-def _covers(adds: Set[str], stems: Set[str]) -> int:
-    """How many of ``adds`` the text's ``stems`` hold, a short stem also as the start of a
-    longer one: the question's "play" in "She plays the cello" (stems are five letters)."""
-    return sum(1 for a in adds if a in stems or (len(a) < 5 and any(s.startswith(a) for s in stems)))
 
 
 def missing(question: str, title: str, texts: Iterable[str]) -> set[str]:
     """The question words beyond ``title``'s that none of a document's ``texts`` holds: what
     its second hop has to add."""
-    return relation(question) - content(title) - content(" ".join(texts))
+    return relation(question) - roots(title) - roots(" ".join(texts))
 
 
 def names_hop(

@@ -29,6 +29,7 @@ import numpy as np
 from drrag_cli.index.links import core_title
 from drrag_cli.ingest.units import UNIT_RE as _UNIT
 from drrag_cli.ingest.units import units
+from drrag_cli.text.words import STOP, VAGUE
 
 _TOKEN = re.compile(r"[^\W_]+")
 # Units of a passage for focusing: sentences, table rows, headings, list items (the text
@@ -36,15 +37,9 @@ _TOKEN = re.compile(r"[^\W_]+")
 FOCUS_UNITS = 2  # units of d1 / d2 the focus features look at
 _CMP_CUES = (" or ", "both", "same", "which one", "who was born first", "older", "younger",
              "first?", "longer", "more ", "larger", "higher")
-# the shipped classifier was trained with these words left out of its word features: its own
-# list (text.words.STOP is the package's), changed only with the weights retrained
-STOP = frozenset(
-    "a an the of and or in on at to for from by with as is are was were be been being "
-    "this that these those it its he she they his her their them who whom whose which what "
-    "when where why how did does do done has have had not no yes than then there here also "
-    "into onto about after before during over under between both same one first more most "
-    "other such only can could would should may might will shall".split()
-)
+# the word features leave out the stop words and the words too general to tell two
+# passages apart (text.words: the package's one list and its one extension)
+IGNORED = STOP | VAGUE
 
 SCALAR_FEATURES: tuple[str, ...] = (
     "cos_q1", "cos_q2", "cos_12", "cos_s1", "cos_s2", "cos_qs", "gain2", "nov_q2", "nov_s2",
@@ -79,7 +74,7 @@ def _analyse(text: str) -> tuple[list[str], set[str], set[str], set[str]]:
     for w in _TOKEN.findall(text):
         lw = w.lower()
         toks.append(lw)
-        if lw in STOP:
+        if lw in IGNORED:
             continue
         if len(lw) > 1 or lw.isdigit():
             content.add(lw)
@@ -91,7 +86,7 @@ def _analyse(text: str) -> tuple[list[str], set[str], set[str], set[str]]:
 
 
 def _content(text: str) -> set[str]:
-    return {w for w in (t.lower() for t in _TOKEN.findall(text)) if w not in STOP and len(w) > 1}
+    return {w for w in (t.lower() for t in _TOKEN.findall(text)) if w not in IGNORED and len(w) > 1}
 
 
 def focus_units(question: str, text: str, focus: int, title: str = "") -> str:

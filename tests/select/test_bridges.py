@@ -15,7 +15,7 @@ VISIT = "Day 1. Met the customer-service team at the Nortada Ferries headquarter
 
 
 def test_relation_leaves_out_the_names_the_question_holds() -> None:
-    assert bridges.relation(TERN) == {"city", "headq", "clien", "built"}
+    assert bridges.relation(TERN) == {"citi", "headquart", "client", "built"}
 
 
 def test_names_in_orders_names_by_their_distance_to_the_question_words() -> None:
@@ -38,7 +38,7 @@ def test_a_name_may_join_its_words_with_an_ampersand_or_a_particle() -> None:
 def test_names_hop_needs_the_candidate_to_be_about_the_name_or_to_add_what_is_asked() -> None:
     units = bridges.pointed_units(TERN, "Tern retrospective", [RETRO])
     adds = bridges.missing(TERN, "Tern retrospective", [RETRO])
-    assert adds == {"city", "headq", "clien"}
+    assert adds == {"citi", "headquart", "client"}
     common = {"Halyard Labs"}.__contains__  # a name most notes hold
     assert bridges.names_hop(TERN, units, adds, "2020-02-nortada-visit", VISIT, common) == ("Nortada Ferries", 2)
     assert bridges.names_hop(TERN, units, adds, "Lunch", "Halyard Labs had lunch.", common) is None
@@ -98,7 +98,7 @@ def test_most_added_prefers_the_passage_that_says_what_the_first_hop_lacks() -> 
     """The visit notes' passage about the pilot is closer to the whole Tern question; the
     one naming the headquarters adds what the retrospective lacks."""
     adds = bridges.missing(TERN, "Tern retrospective", [RETRO])
-    assert adds == {"city", "headq", "clien"}
+    assert adds == {"citi", "headquart", "client"}
     texts = ["Workshop on the assistant pilot with their IT lead.", VISIT]
     assert bridges.most_added([7, 8], [0.61, 0.42], texts, adds) == 8
     assert bridges.most_added([7, 8], [0.61, 0.42], texts, set()) == 7  # nothing to add: the closest

@@ -26,7 +26,7 @@ from drrag_cli.index.links import core_title, explicit_links, links_to, title_fo
 from drrag_cli.ingest.units import units
 from drrag_cli.select.bridges import NAME_RE, inside, topic_name, topic_units
 from drrag_cli.select.bridges import about as is_about  # `about` names a title here
-from drrag_cli.text.words import CALENDAR, STOP, WORD_RE, content, content_words
+from drrag_cli.text.words import CALENDAR, STOP, WORD_RE, content_words, roots
 from drrag_cli.text.words import words as word_string  # `words` is a list in bridge_question
 
 if TYPE_CHECKING:
@@ -103,8 +103,8 @@ def mentioned_bridges(question: str, documents: Sequence[Selected]) -> Iterator[
     statics = {d.passage.title for d in documents if d.via is None}
     for texts, title, target, target_title, source in _hops(documents):
         # the question's words that name another document
-        pointed = content(question) - content(title) - content(" ".join(statics - {title}))
-        found = [u for t in texts for u in units(t) if pointed & content(u)]
+        pointed = roots(question) - roots(title) - roots(" ".join(statics - {title}))
+        found = [u for t in texts for u in units(t) if pointed & roots(u)]
         made = made_units(question, title, texts)
         found += [u for u in made if u not in found]
         bridge = _named_in(found, pointed, asked, (title, target, target_title, source), files, made)
@@ -130,7 +130,7 @@ def _named_in(
     target_words = word_string(target)
     subject = core_title(target_title).strip()
     aspect = _ASPECT.search(subject)  # "Chief Justice of Pakistan" is about Pakistan
-    for unit in sorted(found, key=lambda u: -len(pointed & content(u))):
+    for unit in sorted(found, key=lambda u: -len(pointed & roots(u))):
         if len(subject) >= 3 and subject.lower() in unit.lower() and not content_words(subject) & asked:
             return Bridge(subject, unit, title, source)  # the next hop's own subject, named here
         for code, caps in NAME_RE.findall(unit):

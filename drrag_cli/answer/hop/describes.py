@@ -51,11 +51,7 @@ def describes(description: str, near: str, about: str, entity: str = "") -> bool
     entity's ("Acornsoft's Starship Command")."""
     said = content(near) - content(about)
     described = WORD_RE.findall(description.lower())
-    if content(description) & said or acts(described, near):
-        return True
-    short = {w for w in content(description) if len(w) == 4}  # "star" is not the stem of "starring"
-    words = WORD_RE.findall(near.lower())
-    if any(re.fullmatch(rf"{w}{w[-1]}?(?:ing|ed|er|ers)", word) for word in words for w in short):
+    if content(description) & said or acts(described, near):  # "star" / "starring"
         return True
     work = content(core_title(about))  # the description names the work: "the Thinking About You performer"
     return bool(entity and _BY_AGENT & set(described) and work <= content(description) and made_by(entity, near, about))

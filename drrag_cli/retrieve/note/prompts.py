@@ -33,7 +33,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from drrag_cli.text.fence import neutralise, render_documents
-from drrag_cli.text.words import STOP
+from drrag_cli.text.words import STOP, VAGUE
 
 MAX_QUERY_WORDS = 30
 FALLBACK_QUERY_WORDS = 6
@@ -97,10 +97,7 @@ _VERDICT_RE = re.compile(r"\b(?:note\s*)?([ab12])\b", re.IGNORECASE)
 _STATUS_RE = re.compile(r"status\W*(true|false)", re.IGNORECASE)
 _CUE_ECHO_RE = re.compile(r"better note|\(?\s*a\s+or\s+b\s*\)?|note\s+a\s+or\s+(?:note\s+)?b", re.IGNORECASE)
 # a fallback query's note words: not the stop words, nor the vague ones a note is full of
-_STOPWORDS = STOP | frozenset(
-    "about after all also any before being between both but can could during each here if into may might more "
-    "most no not one only other over should some such than then there these those two under why will would yes".split()
-)
+_STOPWORDS = STOP | VAGUE
 
 
 @dataclass(frozen=True)
