@@ -57,8 +57,22 @@ def about(name: str, text: str) -> bool:
 def relation(question: str) -> set[str]:
     """The question's content words (their :func:`~drrag_cli.text.words.root`) outside its names: what it asks
     about them ("the client for which Project Tern was built": client, built)."""
-    named = {m.group(0) for m in NAME_RE.finditer(question) if m.start() > 0}
-    return roots(question) - roots(" ".join(named))
+    return roots(question) - roots(" ".join(asked_names(question)))
+
+
+def asked_names(question: str) -> set[str]:
+    """The names a question holds (:data:`NAME_RE`, not its opening word): "NAS", "Kortrijk"."""
+    return {m.group(0) for m in NAME_RE.finditer(question) if m.start() > 0}
+
+
+_DO_QUESTION = re.compile(r"\b(?:do|does|did)\b.*\b([a-z]+)\W*$", re.IGNORECASE)
+
+
+def closing_verb(question: str) -> set[str]:
+    """The :func:`~drrag_cli.text.words.root` of a do-question's last word, the verb it asks
+    ("How much does the NAS cost?": cost); empty otherwise."""
+    found = _DO_QUESTION.search(question)
+    return roots(found.group(1)) if found else set()
 
 
 def pointed_units(question: str, title: str, texts: Iterable[str]) -> list[str]:
@@ -66,8 +80,15 @@ def pointed_units(question: str, title: str, texts: Iterable[str]) -> list[str]:
     beyond the words of their document's ``title`` (every line of the Tern retrospective
     is about Tern), most shared words first. When none of them names anything ("Tell
     the owner of the share" for "... tells you to use"), the document's own topic may be
-    the bridge: its units follow."""
+    the bridge: its units follow. A question's closing verb after "do" ("How much does the
+    replacement NAS from the Kortrijk supplier cost?") is what the answer states about the
+    things it names: in a document that names none of them it points nowhere ("If it costs
+    less, talk to Sofie Janssens" in a profile that never names the NAS or Kortrijk)."""
+    texts = list(texts)
     pointed = relation(question) - roots(title)
+    names = asked_names(question)
+    if names and not content(" ".join(names)) & content(" ".join([title, *texts])):
+        pointed -= closing_verb(question)
     found = sorted((u for t in texts for u in units(t) if pointed & roots(u)), key=lambda u: -len(pointed & roots(u)))
     if pointed and not any(names_in(u, question) for u in found):
         return found + [u for u in topic_units(topic_name(question, title, texts), texts) if u not in found]

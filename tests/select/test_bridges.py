@@ -25,6 +25,18 @@ def test_names_in_orders_names_by_their_distance_to_the_question_words() -> None
     assert "September" not in names and "March" not in names  # months are not bridges
 
 
+def test_a_do_questions_closing_verb_points_only_in_a_document_naming_what_it_names() -> None:
+    question = "How much does the replacement NAS from the Kortrijk supplier cost?"
+    profile = "If something costs more than 500 euros, talk to Ruben first. If it costs less, talk to Sofie Janssens."
+    assert bridges.pointed_units(question, "Ruben De Smet", [profile]) == []  # "costs" meets "cost", yet no NAS
+    assert bridges.closing_verb(question) == {"cost"} and bridges.closing_verb(TERN) == set()
+    supplier = "Our supplier for disks is Fennick & Daughters."
+    assert bridges.pointed_units(question, "Ruben De Smet", [supplier]) == [supplier]  # the description points
+    quote = "The supplier in Kortrijk sent the quote for the replacement NAS, via Wout Peeters."
+    assert bridges.pointed_units(question, "Quote", [quote]) == [quote]
+    assert bridges.pointed_units(TERN, "Tern retrospective", [RETRO])  # Tern is named in the title
+
+
 def test_a_name_may_join_its_words_with_an_ampersand_or_a_particle() -> None:
     question = "In which town is the supplier of the products for the autumn window display based?"
     note = "The products for the autumn window display come from our supplier Fennick & Daughters."
