@@ -133,20 +133,32 @@ def main() -> None:
 
 
 def _report(rows: list[dict[str, Any]], names: tuple[str, ...], em: Any, f1: Any) -> dict[str, Any]:  # noqa: ANN401
-    """Per reader: fired, right (EM) and F1 when it answers alone, and the model's on the same questions."""
+    """Per reader: fired, right (EM), right by accuracy (a gold answer within the answer) and F1 when
+    it answers alone, and the model's on the same questions (null under --no-model)."""
+    from drrag_cli.text.words import normalize_answer, stands_in
+
+    def acc(answer: str, golds: list[str]) -> bool:
+        return any(normalize_answer(g) and stands_in(normalize_answer(g), answer) for g in golds)
+
     out: dict[str, Any] = {"questions": len(rows), "readers": {}}
     for name in names:
-        fired = [r for r in rows if name in r["read"] and "model" in r]
+        fired = [r for r in rows if r["read"].get(name) is not None]
+        asked = [r for r in fired if "model" in r]
         out["readers"][name] = {
             "fired": len(fired),
             "right": int(sum(em(r["read"][name], r["answers"]) for r in fired)),
+            "right_acc": sum(acc(r["read"][name], r["answers"]) for r in fired),
             "f1": round(100 * sum(f1(r["read"][name], r["answers"]) for r in fired) / max(1, len(fired)), 1),
-            "model_right": int(sum(em(r["model"], r["answers"]) for r in fired)),
-            "model_f1": round(100 * sum(f1(r["model"], r["answers"]) for r in fired) / max(1, len(fired)), 1),
+            "model_right": int(sum(em(r["model"], r["answers"]) for r in asked)) if asked else None,
+            "model_f1": round(100 * sum(f1(r["model"], r["answers"]) for r in asked) / max(1, len(asked)), 1)
+            if asked else None,
         }
     first = [r for r in rows if r["default"]]
-    out["default_order"] = {"fired": len(first), "right": int(sum(em(r["read"][r["default"]], r["answers"])
-                                                                  for r in first))}
+    out["default_order"] = {
+        "fired": len(first),
+        "right": int(sum(em(r["read"][r["default"]], r["answers"]) for r in first)),
+        "right_acc": sum(acc(r["read"][r["default"]], r["answers"]) for r in first),
+    }
     checked = [r for r in rows if "same_as_before" in r]
     if checked:
         out["same_as_before"] = {"checked": len(checked), "same": sum(r["same_as_before"] for r in checked),
