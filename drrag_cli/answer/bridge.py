@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from drrag_cli.answer.compare import CUES, Comparison, side_value, tokens
 from drrag_cli.answer.lifespan import comparable, life_dates
 from drrag_cli.asked import Question
-from drrag_cli.text.words import root
+from drrag_cli.text.words import root, words
 
 Passage = tuple[str, str]
 
@@ -42,7 +42,6 @@ _NAMED_BY = {
 # relations a work's maker stands in: a document that never says "directed" may say "a film by X"
 _MADE_BY = frozenset({"director", "author", "writer", "creator"})
 _AFTER, _BEFORE = 25, 3  # how far (plain characters) a name stands after / before the relation word
-_WORD = re.compile(r"\w+")
 _TRAILING = re.compile(r"\s*\([^)]*\)\s*$")
 
 
@@ -65,10 +64,9 @@ def _own(side: str, passages: Sequence[Passage]) -> list[Passage]:
 
 
 def _plain(text: str) -> str:
-    """``text``'s words, lower-case, one space apart and around: "Jean- Pierre Mocky" and
+    """``text``'s :func:`~drrag_cli.text.words.words`, accents folded: "Jean- Pierre Mocky" and
     "Emile Chautard" are found as the titles "Jean-Pierre Mocky" and "Émile Chautard" write them."""
-    folded = unicodedata.normalize("NFKD", text.lower()).encode("ascii", "ignore").decode()  # Émile: emile
-    return " " + " ".join(_WORD.findall(folded)) + " "
+    return words(unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode())  # Émile: emile
 
 
 def _name(title: str) -> str:
