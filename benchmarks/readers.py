@@ -60,6 +60,7 @@ def _before(path: str | None) -> dict[str, dict[str, Any]]:
 
 def main() -> None:
     from drrag_cli.answer.readers import registry
+    from drrag_cli.answer.sides import titled_sides
     from drrag_cli.asked import parse
     from drrag_cli.config import AnswerSettings, load_settings
     from drrag_cli.evaluate.datasets import load_dataset
@@ -102,7 +103,7 @@ def main() -> None:
         else:
             fed = dry.ask(ex.question, plan, k=4).answer
             docs = [(p.title, p.text) for p in fed.passages]
-        question = parse(fed.asked or ex.question)
+        question = titled_sides(parse(fed.asked or ex.question), [title for title, _ in docs])
         read = {}
         for name in names:
             found = registry.get(name).read(question, docs)

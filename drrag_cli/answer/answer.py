@@ -32,9 +32,10 @@ from drrag_cli.answer.prompts import (
 )
 from drrag_cli.answer.readers import registry
 from drrag_cli.answer.readers.base import Reading
+from drrag_cli.answer.sides import titled_sides
 from drrag_cli.answer.support import each_supported, echoes_either, fed_texts, is_supported, supported_part
 from drrag_cli.answer.tables import Lookup
-from drrag_cli.asked import parse
+from drrag_cli.asked import Question, parse
 from drrag_cli.config import AnswerSettings
 from drrag_cli.errors import ModelError
 from drrag_cli.llm.generator import Generator
@@ -229,7 +230,7 @@ def generate_answer(
     trimmed = list(reversed(shown[keep:]))  # lowest-ranked first
     stream = None if suspicious else on_token  # with a hostile passage around, show the checked answer
     start = time.perf_counter()
-    asked = parse(question) if style.constrain else replace(parse(question), options=())  # parsed once
+    asked = _asked(question, docs, style)
     options = asked.options
     if reading := registry.first(asked, docs, AnswerSettings().readers if readers is None else readers):
         found = (reading, time.perf_counter() - start)
@@ -255,6 +256,14 @@ def generate_answer(
         typed=bool(allowed) and not options, confidence=getattr(call, "least_prob", None),
         strayed=getattr(call, "strayed", False) and picked is None, picked=picked, reasked=reasked,
     )  # fmt: skip
+
+
+def _asked(question: str, docs: list[tuple[str, str]], style: PromptStyle) -> Question:
+    """The question, parsed once; "A or B" that two fed titles name is a choice too (.sides);
+    a prompt style without constraints offers no options."""
+    if not style.constrain:
+        return replace(parse(question), options=())
+    return titled_sides(parse(question), [title for title, _ in docs])
 
 
 def _streamed(answer: Answer, on_token: Callable[[str], None] | None) -> Answer:

@@ -233,3 +233,12 @@ def test_an_echoed_answer_is_asked_once_more_and_never_started_the_same_way() ->
     assert (stuck.text, stuck.reasked, stuck.llm_calls) == ("Susie", "", 2) and stuck.echoed
     once = Scripted([" Lana Wood"])
     assert generate_answer(once, question, doc).llm_calls == 1 and once.avoided == [()]
+
+
+def test_two_fed_titles_offered_as_a_or_b_are_the_only_answers() -> None:
+    """"Did … sing with A or B?" has no comma to bound its sides; the fed titles do (.sides)."""
+    fake = FakeGenerator(output=" The Four Seasons")
+    docs = [Passage(source=f"{i}.md", title=title, text=f"{title} is a band.", ordinal=0, char_start=0, char_end=9)
+            for i, title in enumerate(["Hellogoodbye", "The Four Seasons (band)"])]  # fmt: skip
+    answer = generate_answer(fake, "Did Franki Valli sing with Hellogoodbye or The Four Seasons?", docs)
+    assert fake.options == ("Hellogoodbye", "The Four Seasons") and answer.text == "The Four Seasons"
