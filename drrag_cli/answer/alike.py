@@ -34,6 +34,7 @@ from drrag_cli.answer.compare import Comparison
 from drrag_cli.answer.origin import COUNTRY_OF, named_sides, nationality, side_name
 from drrag_cli.answer.shared import roles
 from drrag_cli.asked import PREPOSITIONS, Question
+from drrag_cli.text.sentences import opening
 from drrag_cli.text.words import STOP, WORD_RE, same_word
 from drrag_cli.text.words import words as spaced
 
@@ -56,7 +57,6 @@ _STATES = frozenset(
 ) | {"new hampshire", "new jersey", "new mexico", "new york", "north carolina", "north dakota", "rhode island",
      "south carolina", "south dakota", "west virginia"}  # fmt: skip
 _IRREGULAR = {"genera": "genus", "species": "species", "media": "medium", "people": "person"}
-_SENTENCES = re.compile(r"(?<=[a-z0-9)\"”]{3}[.!?])\s+(?=[A-Z])")
 
 
 def alike(question: Question, docs: Docs) -> Comparison | None:
@@ -135,7 +135,7 @@ def _same(how: str, what: str, sides: list[tuple[str, str]]) -> Comparison | Non
 
 def _state(text: str) -> tuple[str, str] | None:
     """(state, as written) of the first US state ``text``'s opening two sentences name."""
-    said = f" {' '.join(WORD_RE.findall(_opening(text, 2).lower()))} "
+    said = f" {' '.join(WORD_RE.findall(opening(text, 2).lower()))} "
     found = sorted((said.find(f" {state} "), state) for state in _STATES if f" {state} " in said)
     return (found[0][1], found[0][1]) if found else None
 
@@ -177,7 +177,7 @@ def _of_country(country: str, text: str) -> tuple[bool | None, str]:
     read = nationality(text)
     if read is not None:
         return read[0] == country, read[1]
-    said = f" {' '.join(WORD_RE.findall(_opening(text, 2).lower()))} "
+    said = f" {' '.join(WORD_RE.findall(opening(text, 2).lower()))} "
     names = [form for form, named in _COUNTRY.items() if named == country]
     names += sorted(_STATES) if country == "United States" else []
     found = next((name for name in names if f" {name} " in said), "")
@@ -189,7 +189,7 @@ def _in_place(place: str, text: str) -> tuple[bool | None, str]:
     or, for a US state, another state named there instead."""
     if place in _COUNTRY:
         return _of_country(_COUNTRY[place], text)
-    said = f" {' '.join(WORD_RE.findall(_opening(text, 2).lower()))} "
+    said = f" {' '.join(WORD_RE.findall(opening(text, 2).lower()))} "
     if f" {place} " in said:
         return True, place
     if place in _STATES:
@@ -215,11 +215,11 @@ def _of_kind(kind: str, text: str) -> tuple[bool | None, str]:
         return None, ""
     shown = ", ".join(" ".join(role) for role in said)
     if any(same_word(head, _singular(w)) for role in said for w in role):
-        first = [_singular(w) for w in WORD_RE.findall(_opening(text, 1).lower())]
+        first = [_singular(w) for w in WORD_RE.findall(opening(text, 1).lower())]
         held = all(w in STOP or any(same_word(_singular(w), f) for f in first) for w in others)
         return (True, shown) if held else (None, shown)
-    opening = [_singular(w) for w in WORD_RE.findall(_opening(text, 2).lower())]
-    return (None, shown) if any(same_word(head, w) for w in opening) else (False, shown)
+    begun = [_singular(w) for w in WORD_RE.findall(opening(text, 2).lower())]
+    return (None, shown) if any(same_word(head, w) for w in begun) else (False, shown)
 
 
 def _singular(word: str) -> str:
@@ -228,8 +228,3 @@ def _singular(word: str) -> str:
     if word in _IRREGULAR:
         return _IRREGULAR[word]
     return word[:-3] + "y" if word.endswith("ies") and len(word) > 5 else word
-
-
-def _opening(text: str, n: int) -> str:
-    """``text``'s first ``n`` sentences."""
-    return " ".join(_SENTENCES.split(text.strip(), maxsplit=n)[:n])

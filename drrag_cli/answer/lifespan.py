@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 
 from drrag_cli.answer.dates import dates
+from drrag_cli.text.sentences import opening, sentences
 
 Dated = tuple[tuple[int, int, int], str]
 
@@ -23,15 +24,13 @@ _BRACKET = re.compile(r"\(([^()]*)\)")
 _DASH = re.compile(r"\s[-–—]\s|[–—]|(?<=\d{4})-(?=\d{4}\b)|\s+to\s+|[,;]\s*(?=(?:died|d\.)\s)")
 _DIED = re.compile(r"\b(?:died|d\.|death)\s", re.IGNORECASE)
 _BORN = re.compile(r"\b(?:born|b\.)\s", re.IGNORECASE)
-_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
 _OPENING = 300  # the span stands in the opening sentence; a later bracket dates something else
-_SENTENCE_END = re.compile(r"(?<=[a-z]{2}[.!?])\s+(?=[A-Z])")  # not after an initial: "George E. Marshall (…)"
 
 
 def life_dates(text: str) -> tuple[Dated | None, Dated | None]:
     """(birth, death) as ``text`` states them; either None when it does not."""
-    opening = _SENTENCE_END.split(text.strip(), maxsplit=1)[0][:_OPENING]
-    for bracket in _BRACKET.finditer(opening):
+    first = opening(text)[:_OPENING]
+    for bracket in _BRACKET.finditer(first):
         span = _span(bracket.group(1))
         if span != (None, None):
             return span
@@ -55,7 +54,7 @@ def _span(inside: str) -> tuple[Dated | None, Dated | None]:
 
 def _stated(text: str, marker: re.Pattern[str]) -> Dated | None:
     """The first date after ``marker`` ("born", "died") in the sentence that says it."""
-    for sentence in _SENTENCE.split(text):
+    for sentence in sentences(text):
         found = marker.search(sentence + " ")
         if found:
             after = dates(sentence[found.end() :])[0]

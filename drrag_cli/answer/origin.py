@@ -25,6 +25,7 @@ from collections.abc import Sequence
 from drrag_cli.answer.compare import Comparison
 from drrag_cli.answer.tables import Lookup
 from drrag_cli.asked import Question
+from drrag_cli.text.sentences import opening
 
 # country -> the forms that name it (demonyms first); the first form is shown
 NATIONS = {
@@ -63,13 +64,12 @@ _EITHER = re.compile(r"\bboth\b|\bfrom\b", re.IGNORECASE)
 _BRACKETS = re.compile(r"\([^)]*\)")
 _TRAILING = re.compile(r"\s*\([^)]*\)\s*$")
 _WORD = re.compile(r"\w+")
-_FIRST_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
 
 
 def nationality(text: str) -> tuple[str, str] | None:
     """(country, as written) of the first demonym or country name in ``text``'s opening
     sentence, brackets dropped ("(born 1966)") and "X-born" skipped; None when it names none."""
-    first = _BRACKETS.sub(" ", _FIRST_SENTENCE.split(text.strip(), maxsplit=1)[0])
+    first = _BRACKETS.sub(" ", opening(text))
     found = _NATION.search(first)
     return (COUNTRY_OF[found.group(1)], found.group(1)) if found else None
 

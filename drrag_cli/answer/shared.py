@@ -31,6 +31,7 @@ from drrag_cli.answer.compare import Comparison
 from drrag_cli.answer.origin import COUNTRY_OF, demonym, named_sides, nationality, side_name
 from drrag_cli.answer.statements import ROLE_KEYS
 from drrag_cli.asked import Question
+from drrag_cli.text.sentences import opening
 from drrag_cli.text.tables import key_values
 from drrag_cli.text.words import stem
 
@@ -47,7 +48,6 @@ _ORIGIN = re.compile(r"\b(?:country|countries|nationality|nationalities)\b", re.
 _DESCENT = re.compile(r"\b(?:ancestry|descent|heritage|ethnicity)\b", re.IGNORECASE)  # not the opening's nationality
 _COUNTRY_ASKED = re.compile(r"\bcountry\b", re.IGNORECASE)
 # a sentence ends after a word of three or more characters: not "Aram A. Avakian", "St. Anthony"
-_FIRST_SENTENCE = re.compile(r"(?<=[a-z0-9)\"”]{3}[.!?])\s+(?=[A-Z])")
 _BRACKETS = re.compile(r"\([^)]*\)|\[[^\]]*\]")
 # "is a / an / the": a noun phrase follows, not "was born in Uppsala"
 _IS = re.compile(r"\b(?:is|was|are|were)\s+(?:(?:also|now|currently)\s+)?(?:a|an|the)\s+", re.IGNORECASE)
@@ -70,7 +70,7 @@ def roles(text: str) -> list[list[str]]:
     years or nationality words): "is an English cinematographer and film director" →
     [["cinematographer"], ["film", "director"]]; else its Role (Title, Occupation, …) row, as
     a profile note keeps it ("| **Role** | Senior software engineer |"); [] when neither says."""
-    first = _BRACKETS.sub(" ", _FIRST_SENTENCE.split(text.strip(), maxsplit=1)[0])
+    first = _BRACKETS.sub(" ", opening(text))
     said = _IS.search(first)
     if said is not None:
         what = first[said.end() :]
