@@ -22,7 +22,11 @@ the readers, rewrites and prompts read the :class:`Question`:
   died first, X or Y?" → director): each side's value is one hop away, in that person's
   document;
 * ``life``: the event of a person's life a time comparison asks about, "birth" ("born
-  first", "older") or "death" ("died first", "died later"), "" for neither.
+  first", "older") or "death" ("died first", "died later"), "" for neither;
+* ``trait``: what an open question asks of a person: "birth" or "death" (the date: "When
+  was … born?", "What is the date of death of …?"), "birthplace" or "deathplace" ("Where
+  did … die?", "the place of birth of …") or "nationality" ("What nationality is …?",
+  "Which country … from?"); "" for none.
 
 :func:`parse` is cached: a stage that has only the text gets the same object, not a new parse.
 """
@@ -90,6 +94,14 @@ _BRIDGE = re.compile(
     r"|\b(?P<of>[a-z]+)\s+of\s+(?:both\s+)?(?:the\s+)?(?:films?|songs?|albums?|books?|novels?|works?)\b"
 )
 _DEATH = re.compile(r"\b(?:died|dies|die|death|dead|passed\s+away)\b", re.IGNORECASE)
+# what an open question asks of a person (``trait``), tried in order
+_TRAITS = (
+    ("birthplace", re.compile(r"\bplace\s+of\s+birth\b|\bbirthplace\b|^where\b.*\bborn\b")),
+    ("deathplace", re.compile(r"\bplace\s+of\s+death\b|^where\b.*\b(?:die|died)\b")),
+    ("birth", re.compile(r"\bdate\s+of\s+birth\b|\bbirthday\b|^(?:when|what\s+year|in\s+what\s+year)\b.*\bborn\b")),
+    ("death", re.compile(r"\bdate\s+of\s+death\b|^(?:when|what\s+year|in\s+what\s+year)\b.*\b(?:die|died)\b")),
+    ("nationality", re.compile(r"^what\s+nationality\b|^(?:which|what)\s+country\b.*\bfrom\b")),
+)
 _BIRTH = re.compile(r"\b(?:born|birth|older|oldest|younger|youngest|elder|age)\b", re.IGNORECASE)
 
 
@@ -148,6 +160,7 @@ class Question:
     alike: Alike | None = None
     bridge: str = ""
     life: str = ""
+    trait: str = ""
 
     @property
     def yes_no(self) -> bool:
@@ -177,6 +190,7 @@ def parse(text: str) -> Question:
         alike=_alike(flat) if answer_options(text) == ("yes", "no") else None,
         bridge=_bridge(flat),
         life=_life(text),
+        trait=_trait(flat),
         **_relation(flat),
     )
 
@@ -186,6 +200,14 @@ def _life(text: str) -> str:
     for "born first", "older"; read before the sides' comma, death first ("died younger")."""
     head = text.split(",")[0]
     return "death" if _DEATH.search(head) else "birth" if _BIRTH.search(head) else ""
+
+
+def _trait(flat: str) -> str:
+    """What an open question asks of a person (``trait``), "" for none or a choice."""
+    if answer_options(flat):
+        return ""
+    asked = flat.lower()
+    return next((trait for trait, pattern in _TRAITS if pattern.search(asked)), "")
 
 
 def _bridge(flat: str) -> str:

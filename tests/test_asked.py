@@ -1,4 +1,5 @@
-"""What a yes/no question asks two sides to have alike, parsed once (drrag_cli/asked.py, ``Question.alike``)."""
+"""What a question asks, parsed once (drrag_cli/asked.py): what two sides are asked to have alike
+(``Question.alike``) and what an open question asks of a person (``Question.trait``)."""
 
 from __future__ import annotations
 
@@ -25,3 +26,23 @@ CASES = [
 @pytest.mark.parametrize(("question", "expected"), CASES)
 def test_what_two_sides_are_asked_to_have_alike(question: str, expected: Alike | None) -> None:
     assert parse(question).alike == expected
+
+
+@pytest.mark.parametrize(
+    ("question", "trait"),
+    [
+        ("Where was the director of film Ugly Me born?", "birthplace"),
+        ("What is the place of birth of the performer of song Madan?", "birthplace"),
+        ("Where was the place of death of the director of film Hate Is My God?", "deathplace"),
+        ("Where did the composer of film Dus Lakh die?", "deathplace"),
+        ("When is the director of film Double Adventure 's birthday?", "birth"),
+        ("What is the date of death of Henry Lascelles's father?", "death"),
+        ("When did the director of film Hanna's War die?", "death"),
+        ("What nationality is the performer of song Growin' Up?", "nationality"),
+        ("Which country the composer of film Mirrormask is from?", "nationality"),
+        ("Who is the mother of the director of film Polish Wedding?", ""),
+        ("Who was born first, Ann Lind or Bo Berg?", ""),
+    ],
+)
+def test_what_an_open_question_asks_of_a_person(question: str, trait: str) -> None:
+    assert parse(question).trait == trait

@@ -38,9 +38,11 @@ _NAMED_BY = {
     "wife": ("wife", "married"),
     "husband": ("husband", "married"),
     "singer": ("sing", "sung", "sang", "perform"),
+    "performer": ("perform", "sing", "sung", "sang", "record"),
+    "composer": ("compos", "music", "score"),
 }
 # relations a work's maker stands in: a document that never says "directed" may say "a film by X"
-_MADE_BY = frozenset({"director", "author", "writer", "creator"})
+_MADE_BY = frozenset({"director", "author", "writer", "creator", "performer"})  # "a song by X"
 _AFTER, _BEFORE = 25, 3  # how far (plain characters) a name stands after / before the relation word
 _TRAILING = re.compile(r"\s*\([^)]*\)\s*$")
 

@@ -30,6 +30,7 @@ BUILTIN: dict[str, str] = {
     "both": f"{_HERE}.both:Both",
     "asked-origin": f"{_HERE}.asked_origin:AskedOrigin",
     "shared": f"{_HERE}.shared:Shared",
+    "bridge-trait": f"{_HERE}.bridge_trait:BridgeTrait",
     "table": f"{_HERE}.table:Table",
     "statement": f"{_HERE}.statement:Statement",
     "count": f"{_HERE}.count:Count",

@@ -1,0 +1,120 @@
+"""What a question asks of the person its relation leads to, read in that person's document:
+"Where was the director of film Ugly Me born?", "What is the date of death of the composer
+of film Dus Lakh?", "What nationality is the performer of song Madan?", "Where did Isabel Moctezuma's father die?".
+
+The named side's document (the film, the song, the child) names the person the relation
+(:attr:`~drrag_cli.asked.Question.bridge`, or a parent or spouse asked by a possessive)
+asks for ("directed by Arthur Rosson", "son of Moctezuma II": :func:`.bridge.bridge_of`, the one mechanism
+:mod:`.bridge` compares two sides through), and that person's fed document states the
+trait (:attr:`~drrag_cli.asked.Question.trait`):
+
+* a birth or death date: the life span of its opening, else a "born" / "died" sentence
+  (:mod:`.lifespan`), as written;
+* a place of birth or death: the place after the date in the opening's life span
+  ("(19 February 1913, Vienna, Austria – 13 July 1997, New York City)"), else the place a
+  "born" / "died" sentence names after "in" or "at": its first name, the town before the
+  region ("Vienna");
+* a nationality: the demonym of the opening sentence (:func:`.origin.nationality`).
+
+A small model, asked the question whole, names the bridge ("Arthur Rosson") or reads the
+film's own date. When the side's document, the bridge or the trait is not fed, or the
+question names no side whose document names the relation, the model answers.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from drrag_cli.answer.bridge import bridge_of
+from drrag_cli.answer.dates import dates
+from drrag_cli.answer.lifespan import life_dates
+from drrag_cli.answer.origin import demonym, named_sides, nationality
+from drrag_cli.asked import Question
+from drrag_cli.text.sentences import opening, sentences
+
+Passage = tuple[str, str]
+
+_BRACKET = re.compile(r"\(([^()]*\d{3,4}[^()]*)\)")
+_DASH = re.compile(r"\s[-–—]\s|[–—]")
+# a place name: capitalised words, with "upon", "de", "of" … between them ("Stratford-upon-Avon",
+# "Rio de Janeiro", "Isle of Man")
+_PLACE = r"[A-Z][\w'’.-]*(?:\s+(?:(?:de|del|do|da|di|of|upon|on|am|an|la|le|el)\s+)?[A-Z][\w'’-]*)*"
+_AT_PLACE = re.compile(rf"\b(?:in|at)\s+(?:the\s+)?({_PLACE})")
+# a relation of kin asked by a possessive: "Isabel Moctezuma's father", "Empress Xiaomucheng's husband"
+_KIN = re.compile(r"['’]s\s+(father|mother|husband|wife|spouse)\b", re.IGNORECASE)
+_MARK = {"birthplace": re.compile(r"\bborn\b", re.IGNORECASE), "deathplace": re.compile(r"\bdied\b", re.IGNORECASE)}
+_NOT_PLACE = re.compile(r"^(?:January|February|March|April|May|June|July|August|September|October|November|"
+                        r"December|The|His|Her|He|She)$")  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Trait:
+    """The trait read (as written), whose it is and which fed document says it."""
+
+    answer: str
+    person: str  # the bridge's title: "Arthur Rosson"
+    trait: str  # Question.trait: birth | death | birthplace | deathplace | nationality
+    document: int
+
+
+def bridged_trait(question: Question, docs: Sequence[Passage]) -> Trait | None:
+    """The trait ``question`` asks of its bridge, read in the bridge's fed document, or None."""
+    kin = _KIN.search(question.text)
+    relation = question.bridge or (kin.group(1).lower() if kin else "")
+    if not question.trait or not relation or question.options:
+        return None
+    for side, _ in named_sides(question, docs):
+        bridge = bridge_of(side, relation, docs)
+        if bridge is None:
+            continue
+        value = read_trait(question.trait, bridge[1])
+        return None if value is None else Trait(value, bridge[0], question.trait, docs.index(bridge))
+    return None
+
+
+def read_trait(trait: str, text: str) -> str | None:
+    """``trait`` of the person ``text`` is about, as written, or None when it does not say."""
+    if trait in ("birth", "death"):
+        birth, death = life_dates(text)
+        found = birth if trait == "birth" else death
+        return found[1] if found else None
+    if trait == "nationality":
+        found = nationality(text)
+        return demonym(found[0]) if found else None
+    return _place(trait, text)
+
+
+def _place(trait: str, text: str) -> str | None:
+    """The place of birth or death: in the opening's life span, else after "in" / "at" in
+    the first sentence that says "born" / "died"."""
+    span = _BRACKET.search(opening(text))
+    if span is not None and (parts := _DASH.split(span.group(1), maxsplit=1)):
+        part = parts[0] if trait == "birthplace" else parts[1] if len(parts) == 2 else ""
+        if found := _first_place(part):
+            return found
+    for sentence in sentences(text):
+        mark = _MARK[trait].search(sentence)
+        if mark is None:
+            continue
+        at = _AT_PLACE.search(sentence, mark.end())
+        if at is not None and not _NOT_PLACE.match(at.group(1).split()[0]):
+            return at.group(1).rstrip(".")  # the sentence's full stop
+    return None
+
+
+def _first_place(part: str) -> str | None:
+    """The first name after the date in one side of a life span: "19 February 1913, Vienna,
+    Austria" → Vienna; None without a date ("born John Winston Lennon; 9 October 1940" names
+    no place after it)."""
+    stated = dates(part)[0]
+    if not stated:
+        return None
+    after = part[part.rfind(stated[-1][1]) + len(stated[-1][1]) :]
+    for piece in after.split(","):
+        piece = re.sub(r"^\s*(?:in|at)\s+", "", piece.strip())
+        found = re.match(_PLACE, piece)
+        if found and not re.search(r"\d", piece) and not _NOT_PLACE.match(found.group(0).split()[0]):
+            return found.group(0)
+    return None

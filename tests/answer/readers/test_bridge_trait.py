@@ -1,0 +1,49 @@
+"""Reader "bridge-trait": what an open question asks of the person its relation names (the
+film's director, the song's performer), read in that person's document."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.answer.readers.cases import Docs, read
+
+KING = ("King of the Sierras", "King of the Sierras is a 1938 American western film directed by Arthur Rosson.")
+ROSSON = ("Arthur Rosson", "Arthur Rosson (24 August 1886 – 17 June 1960) was an English film director.")
+UGLY = ("Ugly Me", "Ugly Me is a 1955 Spanish comedy film directed by Ignacio F. Iquino.")
+IQUINO = ("Ignacio F. Iquino", "Ignacio F. Iquino (25 May 1910, Valls – 26 January 1994, Barcelona) was a "
+          "Spanish film director.")
+DUS = ("Dus Lakh", "Dus Lakh is a 1966 Hindi film. Its music is composed by Ravi.")
+RAVI = ("Ravi", "Ravi Shankar Sharma (3 March 1926 – 7 March 2012), known as Ravi, was an Indian music composer. "
+        "He was born in Delhi and died in Bombay.")
+CASH = ("Johnny Cash", "John R. \"Johnny\" Cash (born J. R. Cash; February 26, 1932 – September 12, 2003) was an "
+        "American singer.")
+DOG = ("Dirty Old Egg-Sucking Dog", "\"Dirty Old Egg-Sucking Dog\" is a song written by Jack Clement and "
+       "originally recorded by Johnny Cash in 1966.")
+READ = [
+    ("When was the director of film King Of The Sierras born?", [KING, ROSSON], "24 August 1886"),
+    ("What is the date of death of the director of film King Of The Sierras?", [ROSSON, KING], "17 June 1960"),
+    ("Where was the director of film Ugly Me born?", [UGLY, IQUINO], "Valls"),
+    ("Where did the director of film Ugly Me die?", [UGLY, IQUINO], "Barcelona"),
+    ("Where did the composer of film Dus Lakh die?", [DUS, RAVI], "Bombay"),
+    ("What is the place of birth of the composer of film Dus Lakh?", [DUS, RAVI], "Delhi"),
+    ("What nationality is the performer of song Dirty Old Egg-Sucking Dog?", [DOG, CASH], "American"),
+    ("Which country the director of film King Of The Sierras is from?", [KING, ROSSON], "English"),
+]  # fmt: skip
+LEFT = [
+    ("When was the director of film King Of The Sierras born?", [KING]),
+    ("Where was the director of film King Of The Sierras born?", [KING, ROSSON]),
+    ("When was Arthur Rosson born?", [ROSSON, KING]),
+    ("Who directed King Of The Sierras?", [KING, ROSSON]),
+    ("Which film has the director born first, King Of The Sierras or Ugly Me?", [KING, ROSSON, UGLY, IQUINO]),
+]
+LEFT_IDS = ["bridge not fed", "the trait not stated", "no relation (statement's)", "asks the bridge", "a choice"]
+
+
+@pytest.mark.parametrize(("question", "docs", "expected"), READ)
+def test_read(question: str, docs: Docs, expected: str) -> None:
+    assert read("bridge-trait", question, docs) == expected
+
+
+@pytest.mark.parametrize(("question", "docs"), LEFT, ids=LEFT_IDS)
+def test_left_to_the_model(question: str, docs: Docs) -> None:
+    assert read("bridge-trait", question, docs) is None
