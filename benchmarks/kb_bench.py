@@ -6,7 +6,7 @@ then questions --start..--start+n are each asked with one `drrag ask --json` sub
 user. Per question: the answer, correct (SQuAD-normalised gold answer or alias contained in the
 prediction), EM, F1, which gold notes (the files of the is_supporting titles) were cited.
 
-    python benchmarks/kb_bench.py --dataset hotpotqa [-n 40] [--start 0] [--corpus-n 250]
+    python benchmarks/kb_bench.py --dataset hotpotqa|musique|2wiki [-n 40] [--start 0] [--corpus-n 250]
         [--strategy cfs] [-k 6] [--model ~/models/x.gguf] [--answer-mode decompose] [-c CONFIG]
         [--out benchmarks/out/kb]
 """
@@ -24,8 +24,9 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 DATA = REPO.parent / "shared" / "data"
-FILES = {"hotpotqa": "hotpotqa/dev500.ircot.jsonl", "musique": "musique/dev100.musique.json"}
-CORPUS_N = {"hotpotqa": 250, "musique": 100}
+FILES = {"hotpotqa": "hotpotqa/dev500.ircot.jsonl", "musique": "musique/dev100.musique.json",
+         "2wiki": "2wiki/dev182.2wiki.json"}
+CORPUS_N = {"hotpotqa": 250, "musique": 100, "2wiki": 182}
 
 
 def load(dataset: str) -> list[dict]:
@@ -42,6 +43,12 @@ def load(dataset: str) -> list[dict]:
             out.append({"id": r["question_id"], "question": r["question_text"], "answers": answers,
                         "paragraphs": paras})
         return out
+    if dataset == "2wiki":  # drrag's own reader of the raw file (its context may be a string of a list)
+        from drrag_cli.evaluate.datasets import load_dataset
+
+        return [{"id": ex.qid, "question": ex.question, "answers": ex.answers,
+                 "paragraphs": [(p.title, p.text, p.key in ex.gold_keys) for p in ex.paragraphs]}
+                for ex in load_dataset(path).examples]
     return [{"id": r["id"], "question": r["question"], "answers": [r["answer"], *r.get("answer_aliases", [])],
              "paragraphs": [(p["title"], p["paragraph_text"], bool(p["is_supporting"])) for p in r["paragraphs"]]}
             for r in json.loads(path.read_text(encoding="utf-8"))]
