@@ -32,14 +32,14 @@ Passage = tuple[str, str]
 _NAMED_BY = {
     "author": ("author", "writ", "wrote", "novel"),
     "writer": ("writ", "wrote", "author"),
-    "father": ("father", "son", "daughter"),
-    "mother": ("mother", "son", "daughter"),
-    "spouse": ("spouse", "married", "wife", "husband"),
-    "wife": ("wife", "married"),
-    "husband": ("husband", "married"),
+    "father": ("father", "son", "daughter", "child"),
+    "mother": ("mother", "son", "daughter", "child"),
+    "spouse": ("spouse", "married", "wife", "husband", "consort", "widow"),
+    "wife": ("wife", "married", "husband", "consort", "widow"),
+    "husband": ("husband", "married", "wife", "consort", "widow"),
     "singer": ("sing", "sung", "sang", "perform"),
     "performer": ("perform", "sing", "sung", "sang", "record"),
-    "composer": ("compos", "music", "score"),
+    "composer": ("compos", "music", "score", "writ", "wrote"),
 }
 # relations a work's maker stands in: a document that never says "directed" may say "a film by X"
 _MADE_BY = frozenset({"director", "author", "writer", "creator", "performer"})  # "a song by X"

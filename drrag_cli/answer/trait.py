@@ -37,14 +37,15 @@ from drrag_cli.text.sentences import opening, sentences
 Passage = tuple[str, str]
 
 _BRACKET = re.compile(r"\(([^()]*\d{3,4}[^()]*)\)")
-_DASH = re.compile(r"\s[-–—]\s|[–—]")
+_DASH = re.compile(r"\s[-–—]\s|[–—]|(?<=[a-z])-\s(?=\d)")  # "( 19 July 1886, London- 29 September 1972, …)"
 # a place name: capitalised words, with "upon", "de", "of" … between them ("Stratford-upon-Avon",
 # "Rio de Janeiro", "Isle of Man")
 _PLACE = r"[A-Z][\w'’.-]*(?:\s+(?:(?:de|del|do|da|di|of|upon|on|am|an|la|le|el)\s+)?[A-Z][\w'’-]*)*"
-_AT_PLACE = re.compile(rf"\b(?:in|at)\s+(?:the\s+)?({_PLACE})")
+_AT_PLACE = re.compile(rf"(?:\b(?:in|at)\s+(?:the\s+)?|(?<=of)\s+)({_PLACE})")  # "born in X", "a native of X"
 # a relation of kin asked by a possessive: "Isabel Moctezuma's father", "Empress Xiaomucheng's husband"
 _KIN = re.compile(r"['’]s\s+(father|mother|husband|wife|spouse)\b", re.IGNORECASE)
-_MARK = {"birthplace": re.compile(r"\bborn\b", re.IGNORECASE), "deathplace": re.compile(r"\bdied\b", re.IGNORECASE)}
+_MARK = {"birthplace": re.compile(r"\bborn\b|\bnative\s+of\b", re.IGNORECASE),
+         "deathplace": re.compile(r"\bdied\b", re.IGNORECASE)}
 _NOT_PLACE = re.compile(r"^(?:January|February|March|April|May|June|July|August|September|October|November|"
                         r"December|The|His|Her|He|She)$")  # fmt: skip
 

@@ -47,3 +47,16 @@ def test_read(question: str, docs: Docs, expected: str) -> None:
 @pytest.mark.parametrize(("question", "docs"), LEFT, ids=LEFT_IDS)
 def test_left_to_the_model(question: str, docs: Docs) -> None:
     assert read("bridge-trait", question, docs) is None
+
+
+def test_a_place_beside_a_date_a_hyphen_apart_and_a_native_s_town() -> None:
+    sloman = ("Edward Sloman", "Edward Sloman( 19 July 1886, London- 29 September 1972, Woodland Hills, California) "
+              "was an English silent film director.")
+    horde = ("The Conquering Horde", "The Conquering Horde is a 1931 western film directed by Edward Sloman.")
+    assert read("bridge-trait", "Where did the director of film The Conquering Horde die?", [horde, sloman]) == (
+        "Woodland Hills")
+    soffici = ("Mario Soffici", "Mario Soffici( 14 May 1900 – 10 May 1977) was an Argentine film director. A native "
+               "of Florence, Soffici moved to Argentina in the 1920s.")
+    oro = ("Oro Bajo", "Oro Bajo is a 1956 Argentine film directed by Mario Soffici.")
+    assert read("bridge-trait", "What is the place of birth of the director of film Oro Bajo?", [oro, soffici]) == (
+        "Florence")
