@@ -9,7 +9,7 @@ asks for ("directed by Arthur Rosson", "son of Moctezuma II": :func:`.bridge.bri
 trait (:attr:`~drrag_cli.asked.Question.trait`):
 
 * a birth or death date: the life span of its opening, else a "born" / "died" sentence
-  (:mod:`.lifespan`), as written;
+  (:mod:`.lifespan`), as written (its year when the question asks "what year");
 * a place of birth or death: the place after the date in the opening's life span
   ("(19 February 1913, Vienna, Austria – 13 July 1997, New York City)"), else the place a
   "born" / "died" sentence names after "in" or "at": its first name, the town before the
@@ -44,6 +44,7 @@ _PLACE = r"[A-Z][\w'’.-]*(?:\s+(?:(?:de|del|do|da|di|of|upon|on|am|an|la|le|el
 _AT_PLACE = re.compile(rf"(?:\b(?:in|at)\s+(?:the\s+)?|(?<=of)\s+)({_PLACE})")  # "born in X", "a native of X"
 # a relation of kin asked by a possessive: "Isabel Moctezuma's father", "Empress Xiaomucheng's husband"
 _KIN = re.compile(r"['’]s\s+(father|mother|husband|wife|spouse)\b", re.IGNORECASE)
+_YEAR = re.compile(r"\b(?:what|which)\s+year\b", re.IGNORECASE)
 _MARK = {"birthplace": re.compile(r"\bborn\b|\bnative\s+of\b", re.IGNORECASE),
          "deathplace": re.compile(r"\bdied\b", re.IGNORECASE)}
 _NOT_PLACE = re.compile(r"^(?:January|February|March|April|May|June|July|August|September|October|November|"
@@ -71,6 +72,8 @@ def bridged_trait(question: Question, docs: Sequence[Passage]) -> Trait | None:
         if bridge is None:
             continue
         value = read_trait(question.trait, bridge[1])
+        if value is not None and question.trait in ("birth", "death") and _YEAR.search(question.text):
+            value = (re.findall(r"\b\d{3,4}\b", value) or [value])[-1]  # "In what year …?": 1886, not the date
         return None if value is None else Trait(value, bridge[0], question.trait, docs.index(bridge))
     return None
 

@@ -60,3 +60,8 @@ def test_a_place_beside_a_date_a_hyphen_apart_and_a_native_s_town() -> None:
     oro = ("Oro Bajo", "Oro Bajo is a 1956 Argentine film directed by Mario Soffici.")
     assert read("bridge-trait", "What is the place of birth of the director of film Oro Bajo?", [oro, soffici]) == (
         "Florence")
+
+
+def test_a_year_asked_is_the_date_s_year() -> None:
+    question = "In what year was the director of film King Of The Sierras born?"
+    assert read("bridge-trait", question, [KING, ROSSON]) == "1886"
