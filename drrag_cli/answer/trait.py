@@ -47,8 +47,9 @@ _KIN = re.compile(r"['’]s\s+(father|mother|husband|wife|spouse)\b", re.IGNOREC
 _YEAR = re.compile(r"\b(?:what|which)\s+year\b", re.IGNORECASE)
 _MARK = {"birthplace": re.compile(r"\bborn\b|\bnative\s+of\b", re.IGNORECASE),
          "deathplace": re.compile(r"\bdied\b", re.IGNORECASE)}
+# capitalised words after "in" that name no place: a month, a pronoun, an era ("died in 1469 C.E.")
 _NOT_PLACE = re.compile(r"^(?:January|February|March|April|May|June|July|August|September|October|November|"
-                        r"December|The|His|Her|He|She)$")  # fmt: skip
+                        r"December|The|His|Her|He|She|C\.?E\.?|B\.?C\.?E?\.?|A\.?D\.?)$")  # fmt: skip
 
 
 @dataclass(frozen=True)

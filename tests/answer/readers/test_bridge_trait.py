@@ -65,3 +65,10 @@ def test_a_place_beside_a_date_a_hyphen_apart_and_a_native_s_town() -> None:
 def test_a_year_asked_is_the_date_s_year() -> None:
     question = "In what year was the director of film King Of The Sierras born?"
     assert read("bridge-trait", question, [KING, ROSSON]) == "1886"
+
+
+def test_an_era_is_no_place() -> None:
+    from drrag_cli.answer.trait import read_trait
+
+    assert read_trait("deathplace", "He was a ruler of Fergana. He died in 1494 C.E. in Akhsi.") == "Akhsi"
+    assert read_trait("deathplace", "He was a ruler of Fergana. He died in C.E. 1494.") is None
