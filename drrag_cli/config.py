@@ -116,9 +116,7 @@ class LLMSettings:
 @dataclass(frozen=True)
 class AnswerSettings:
     # decompose = ask about the context's bridge entity by name (answer/hop/decompose.py; one LLM call) | one-call
-    # | two-call = decompose, and when no followed link names the bridge, the model is asked for it first
-    # (answer/hop/first_hop.py; a second call)
-    mode: Literal["one-call", "decompose", "two-call"] = "decompose"
+    mode: Literal["one-call", "decompose"] = "decompose"
     # the readers that answer in code from the fed text, no model call, tried in this order (answer/readers/;
     # docs/ANSWERS.md); () = the model answers all. Two sides compared first: "…, A or B?" is only theirs;
     # through a bridge before the sides' own values ("the director who died first": the director's date)

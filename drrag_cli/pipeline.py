@@ -296,32 +296,6 @@ class Pipeline:
             passages = bridge_context(bridge, passages, retrieval.documents, asked)
         return asked, passages
 
-    def _first_hop(
-        self, question: str, passages: list[Passage], cleared: frozenset[tuple[str, str]]
-    ) -> tuple[str, int]:
-        """(the question about the bridge the model named, the calls spent): ``answer.mode:
-        two-call`` asks the question's description on its own first ("Who is the director of
-        film Ugly Me?", :mod:`~drrag_cli.answer.hop.first_hop`) and the question about its
-        answer by name; the question as it is (no call) when a reader answers it or it holds no
-        description, or (one call) when the first answer is no supported name."""
-        from drrag_cli.answer.answer import generate_answer
-        from drrag_cli.answer.hop.first_hop import first_hop, second_hop
-        from drrag_cli.answer.readers import registry
-        from drrag_cli.asked import parse
-
-        hop = first_hop(question)
-        docs = [(p.title, p.text) for p in passages]
-        if hop is None or registry.first(parse(question), docs, self.settings.answer.reader_names) is not None:
-            return question, 0
-        settings = self.settings.answer
-        bridge = generate_answer(
-            self.generator, hop, passages, max_tokens=self.settings.llm.max_tokens, guard=settings.guard,
-            cleared=cleared, readers=(), pick=settings.compare, copy=settings.copy,
-        )  # fmt: skip
-        named = bridge.supported and 0 < len(bridge.text.split()) <= 8
-        asked = second_hop(question, bridge.text) if named else None
-        return asked or question, bridge.llm_calls
-
     def _reread(self, relation: str, passages: list[Passage], source: str) -> list[Passage]:
         """After a decomposed rewrite, the bridge document's (``source``) passage that holds
         most words of what is asked of the bridge (the rewritten question without the
@@ -377,11 +351,8 @@ class Pipeline:
             asked, passages = question, retrieval.passages
             if self.settings.answer.context == "linked":
                 passages = linked_context(retrieval.documents, passages)
-            first_calls = 0
-            if self.settings.answer.mode in ("decompose", "two-call"):
+            if self.settings.answer.mode == "decompose":
                 asked, passages = self._decomposed(question, retrieval, passages)
-            if self.settings.answer.mode == "two-call" and asked == question:
-                asked, first_calls = self._first_hop(question, passages, cleared)
             asked = where_question(asked)  # the small model reads "where" better than "in which city"
             answer = generate_answer(
                 self.generator,
@@ -396,7 +367,6 @@ class Pipeline:
                 rewritten_from=question if asked != question else "",
                 copy=self.settings.answer.copy,
             )
-            answer.llm_calls += first_calls
         answer.suspicious = held + answer.suspicious
         timings = {
             "retrieve_s": retrieval.timings["retrieve_s"],

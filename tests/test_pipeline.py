@@ -148,21 +148,6 @@ def test_decompose_asks_the_second_hop_by_name_in_one_call(pipeline) -> None:  #
     assert one_call.ask(QUESTION, strategy="cfs").answer.asked == "Where was the lead engineer of Project Heron born?"
 
 
-def test_two_call_asks_the_model_for_a_bridge_no_followed_link_names(pipeline) -> None:  # noqa: ANN001
-    """SM follows no link, so decompose has no bridge; two-call asks "Who is the lead engineer
-    of Project Heron?" first (the heron note names him) and the question about him by name."""
-    pipe, llm = pipeline
-    two = Pipeline(pipe.settings.replace({"answer.mode": "two-call"}), generator=llm)
-    before = llm.calls
-    result = two.ask(QUESTION, strategy="sm")
-    assert llm.calls - before == 2 and result.answer.llm_calls == 2
-    assert result.answer.asked == "Where was Tobias Lindqvist born?" and result.answer.original == QUESTION
-    linked = two.ask(QUESTION, strategy="cfs")  # the link CFS followed names him: one call, as decompose
-    assert linked.answer.llm_calls == 1 and linked.answer.asked == "Where was Tobias Lindqvist born?"
-    alone = pipe.ask(QUESTION, strategy="sm").answer  # decompose alone has no bridge here
-    assert alone.asked == "Where was the lead engineer of Project Heron born?" and alone.llm_calls == 1
-
-
 def test_linked_context_feeds_only_the_hops_cfs_linked(pipeline) -> None:  # noqa: ANN001
     pipe, llm = pipeline
     linked = Pipeline(pipe.settings.replace({"answer.context": "linked"}), generator=llm)

@@ -102,9 +102,7 @@ def ask(
     answer_mode: Annotated[
         str | None,
         typer.Option(
-            "--answer-mode",
-            help="one-call | decompose: ask the second hop about the bridge entity by name | two-call: and when "
-            "no link names the bridge, ask the model for it first (a second call).",
+            "--answer-mode", help="one-call | decompose: ask the second hop about the bridge entity by name."
         ),
     ] = None,
     stream: Annotated[bool, typer.Option("--stream", help="Print the answer token by token.")] = False,
