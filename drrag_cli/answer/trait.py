@@ -1,11 +1,12 @@
 """What a question asks of the person its relation leads to, read in that person's document:
 "Where was the director of film Ugly Me born?", "What is the date of death of the composer
-of film Dus Lakh?", "What nationality is the performer of song Madan?", "Where did Isabel Moctezuma's father die?".
+of film Dus Lakh?", "What nationality is the performer of song Madan?", "Where did Isabel
+Moctezuma's father die?".
 
 The named side's document (the film, the song, the child) names the person the relation
-(:attr:`~drrag_cli.asked.Question.bridge`, or a parent or spouse asked by a possessive)
-asks for ("directed by Arthur Rosson", "son of Moctezuma II": :func:`.bridge.bridge_of`, the one mechanism
-:mod:`.bridge` compares two sides through), and that person's fed document states the
+(:attr:`~drrag_cli.asked.Question.bridge`, or a parent or spouse asked by a possessive) asks
+for ("directed by Arthur Rosson", "son of Moctezuma II": :func:`.bridge.bridge_of`, the one
+mechanism :mod:`.bridge` compares two sides through), and that person's fed document states the
 trait (:attr:`~drrag_cli.asked.Question.trait`):
 
 * a birth or death date: the life span of its opening, else a "born" / "died" sentence
