@@ -26,7 +26,9 @@ the readers, rewrites and prompts read the :class:`Question`:
 * ``trait``: what an open question asks of a person: "birth" or "death" (the date: "When
   was … born?", "What is the date of death of …?"), "birthplace" or "deathplace" ("Where
   did … die?", "the place of birth of …") or "nationality" ("What nationality is …?",
-  "Which country … from?"); "" for none.
+  "Which country … from?"); "" for none;
+* ``kin``: a parent or spouse a possessive asks about ("When did Y's father die?" → father),
+  "" for none.
 
 :func:`parse` is cached: a stage that has only the text gets the same object, not a new parse.
 """
@@ -94,6 +96,8 @@ _BRIDGE = re.compile(
     r"|\b(?P<of>[a-z]+)\s+of\s+(?:both\s+)?(?:the\s+)?(?:films?|songs?|albums?|books?|novels?|works?)\b"
 )
 _DEATH = re.compile(r"\b(?:died|dies|die|death|dead|passed\s+away)\b", re.IGNORECASE)
+# a parent or spouse asked by a possessive (``kin``): "Isabel Moctezuma's father", "Empress Xiaomucheng's husband"
+_KIN = re.compile(r"['’]s\s+(father|mother|husband|wife|spouse)\b", re.IGNORECASE)
 # what an open question asks of a person (``trait``), tried in order
 _TRAITS = (
     ("birthplace", re.compile(r"\bplace\s+of\s+birth\b|\bbirthplace\b|^where\b.*\bborn\b")),
@@ -161,6 +165,7 @@ class Question:
     bridge: str = ""
     life: str = ""
     trait: str = ""
+    kin: str = ""
 
     @property
     def yes_no(self) -> bool:
@@ -191,6 +196,7 @@ def parse(text: str) -> Question:
         bridge=_bridge(flat),
         life=_life(text),
         trait=_trait(flat),
+        kin=_kin(flat),
         **_relation(flat),
     )
 
@@ -208,6 +214,13 @@ def _trait(flat: str) -> str:
         return ""
     asked = flat.lower()
     return next((trait for trait, pattern in _TRAITS if pattern.search(asked)), "")
+
+
+def _kin(flat: str) -> str:
+    """The parent or spouse a possessive asks about ("Isabel Moctezuma's father" → father), ""
+    for none."""
+    found = _KIN.search(flat)
+    return found.group(1).lower() if found else ""
 
 
 def _bridge(flat: str) -> str:

@@ -46,3 +46,15 @@ def test_what_two_sides_are_asked_to_have_alike(question: str, expected: Alike |
 )
 def test_what_an_open_question_asks_of_a_person(question: str, trait: str) -> None:
     assert parse(question).trait == trait
+
+
+@pytest.mark.parametrize(
+    ("question", "kin"),
+    [
+        ("Where did Isabel Moctezuma's father die?", "father"),
+        ("What nationality is Empress Xiaomucheng's husband?", "husband"),
+        ("Where was the director of film Ugly Me born?", ""),
+    ],
+)
+def test_the_parent_or_spouse_a_possessive_asks_about(question: str, kin: str) -> None:
+    assert parse(question).kin == kin

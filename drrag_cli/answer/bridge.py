@@ -23,6 +23,7 @@ from collections.abc import Sequence
 
 from drrag_cli.answer.compare import CUES, Comparison, side_value, tokens
 from drrag_cli.answer.lifespan import comparable, life_dates
+from drrag_cli.answer.origin import without_aside
 from drrag_cli.asked import Question
 from drrag_cli.text.words import root, words
 
@@ -44,7 +45,6 @@ _NAMED_BY = {
 # relations a work's maker stands in: a document that never says "directed" may say "a film by X"
 _MADE_BY = frozenset({"director", "author", "writer", "creator", "performer"})  # "a song by X"
 _AFTER, _BEFORE = 25, 3  # how far (plain characters) a name stands after / before the relation word
-_TRAILING = re.compile(r"\s*\([^)]*\)\s*$")
 
 
 def named_by(noun: str) -> tuple[str, ...]:
@@ -73,7 +73,7 @@ def _plain(text: str) -> str:
 
 def _name(title: str) -> str:
     """A document's title as a text names it: without a trailing "(film)", plain."""
-    return _plain(_TRAILING.sub("", title))
+    return _plain(without_aside(title))
 
 
 def _nearest(text: str, starts: tuple[str, ...], others: Sequence[Passage]) -> Passage | None:

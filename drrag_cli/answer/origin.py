@@ -78,10 +78,15 @@ def plain_words(text: str) -> str:
     return " ".join(_WORD.findall(text.lower()))
 
 
+def without_aside(title: str) -> str:
+    """A title without its trailing "(…)": "Peter Curtis (tennis)" → "Peter Curtis"."""
+    return _TRAILING.sub("", title)
+
+
 def side_name(title: str) -> str:
     """How a question names the document titled ``title``: its words, lower-case, without a
     trailing "(…)" ("Peter Curtis (tennis)" → "peter curtis")."""
-    return plain_words(_TRAILING.sub("", title))
+    return plain_words(without_aside(title))
 
 
 def named_sides(question: Question, docs: Sequence[tuple[str, str]]) -> list[tuple[str, str]]:

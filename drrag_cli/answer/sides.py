@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from drrag_cli.answer.origin import side_name
+from drrag_cli.answer.origin import side_name, without_aside
 from drrag_cli.asked import Question
 
 
@@ -27,7 +27,7 @@ def titled_sides(question: Question, titles: Sequence[str]) -> Question:
     if question.options:
         return question
     asked = f" {question.plain} "
-    names = {side_name(title): _shown(title) for title in titles if side_name(title)}
+    names = {side_name(title): without_aside(title) for title in titles if side_name(title)}
     joins = [" or "] + ([" and "] if " which " in asked or " who " in asked else [])
     pairs = [
         (len(a) + len(b), names[a], names[b])
@@ -46,8 +46,3 @@ def _offered(asked: str, a: str, join: str, b: str) -> bool:
     or, for ``join`` "and", as "between a and b"."""
     lead = " between " if join == " and " else " "
     return any(f"{lead}{x}{a}{join}{y}{b} " in asked for x in ("", "the ") for y in ("", "the "))
-
-
-def _shown(title: str) -> str:
-    """A title as an answer shows it: without its trailing "(…)"."""
-    return title.split(" (")[0].strip() if title.endswith(")") else title

@@ -43,9 +43,6 @@ _DASH = re.compile(r"\s[-–—]\s|[–—]|(?<=[a-z])-\s(?=\d)")  # "( 19 July 
 # "Rio de Janeiro", "Isle of Man")
 _PLACE = r"[A-Z][\w'’.-]*(?:\s+(?:(?:de|del|do|da|di|of|upon|on|am|an|la|le|el)\s+)?[A-Z][\w'’-]*)*"
 _AT_PLACE = re.compile(rf"(?:\b(?:in|at)\s+(?:the\s+)?|(?<=of)\s+)({_PLACE})")  # "born in X", "a native of X"
-# a relation of kin asked by a possessive: "Isabel Moctezuma's father", "Empress Xiaomucheng's husband"
-_KIN = re.compile(r"['’]s\s+(father|mother|husband|wife|spouse)\b", re.IGNORECASE)
-_YEAR = re.compile(r"\b(?:what|which)\s+year\b", re.IGNORECASE)
 _MARK = {"birthplace": re.compile(r"\bborn\b|\bnative\s+of\b", re.IGNORECASE),
          "deathplace": re.compile(r"\bdied\b", re.IGNORECASE)}
 # capitalised words after "in" that name no place: a month, a pronoun, an era ("died in 1469 C.E.")
@@ -65,8 +62,7 @@ class Trait:
 
 def bridged_trait(question: Question, docs: Sequence[Passage]) -> Trait | None:
     """The trait ``question`` asks of its bridge, read in the bridge's fed document, or None."""
-    kin = _KIN.search(question.text)
-    relation = question.bridge or (kin.group(1).lower() if kin else "")
+    relation = question.bridge or question.kin
     if not question.trait or not relation or question.options:
         return None
     for side, _ in named_sides(question, docs):
@@ -74,7 +70,7 @@ def bridged_trait(question: Question, docs: Sequence[Passage]) -> Trait | None:
         if bridge is None:
             continue
         value = read_trait(question.trait, bridge[1])
-        if value is not None and question.trait in ("birth", "death") and _YEAR.search(question.text):
+        if value is not None and question.trait in ("birth", "death") and question.kind == "year":
             value = (re.findall(r"\b\d{3,4}\b", value) or [value])[-1]  # "In what year …?": 1886, not the date
         return None if value is None else Trait(value, bridge[0], question.trait, docs.index(bridge))
     return None
