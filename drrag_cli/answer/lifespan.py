@@ -19,9 +19,9 @@ from drrag_cli.text.sentences import opening, sentences
 Dated = tuple[tuple[int, int, int], str]
 
 _BRACKET = re.compile(r"\(([^()]*)\)")
-# the span's dash: spaced, an en / em dash, a hyphen between two years ("1886-1956"), or
-# "born 5 April 1937, died 25 September 2004"
-_DASH = re.compile(r"\s[-–—]\s|[–—]|(?<=\d{4})-(?=\d{4}\b)|\s+to\s+|[,;]\s*(?=(?:died|d\.)\s)")
+# the span's dash: spaced, an en / em dash, a hyphen between two years ("1886-1956") or
+# after a place ("19 July 1886, London- 29 September 1972"), or "born 5 April 1937, died 25 September 2004"
+_DASH = re.compile(r"\s[-–—]\s|[–—]|(?<=\d{4})-(?=\d{4}\b)|(?<=[a-z])-\s(?=\d)|\s+to\s+|[,;]\s*(?=(?:died|d\.)\s)")
 _DIED = re.compile(r"\b(?:died|d\.|death)\s", re.IGNORECASE)
 _BORN = re.compile(r"\b(?:born|b\.)\s", re.IGNORECASE)
 _OPENING = 300  # the span stands in the opening sentence; a later bracket dates something else
@@ -35,6 +35,17 @@ def life_dates(text: str) -> tuple[Dated | None, Dated | None]:
         if span != (None, None):
             return span
     return _stated(text, _BORN), _stated(text, _DIED)
+
+
+def life_span(text: str) -> tuple[str, str] | None:
+    """The opening's bracket that :func:`life_dates` reads, as its two sides around the dash
+    (birth, death; "" after a lone date): where :mod:`.trait` reads the places beside the
+    dates. None when no bracket of the opening states a birth or death."""
+    for bracket in _BRACKET.finditer(opening(text)[:_OPENING]):
+        if _span(bracket.group(1)) != (None, None):
+            parts = _DASH.split(bracket.group(1), maxsplit=1)
+            return parts[0], parts[1] if len(parts) == 2 else ""
+    return None
 
 
 def _span(inside: str) -> tuple[Dated | None, Dated | None]:

@@ -30,15 +30,13 @@ from dataclasses import dataclass
 
 from drrag_cli.answer.bridge import bridge_of
 from drrag_cli.answer.dates import dates
-from drrag_cli.answer.lifespan import life_dates
+from drrag_cli.answer.lifespan import life_dates, life_span
 from drrag_cli.answer.origin import demonym, named_sides, nationality
 from drrag_cli.asked import Question
-from drrag_cli.text.sentences import opening, sentences
+from drrag_cli.text.sentences import sentences
 
 Passage = tuple[str, str]
 
-_BRACKET = re.compile(r"\(([^()]*\d{3,4}[^()]*)\)")
-_DASH = re.compile(r"\s[-–—]\s|[–—]|(?<=[a-z])-\s(?=\d)")  # "( 19 July 1886, London- 29 September 1972, …)"
 # a place name: capitalised words, with "upon", "de", "of" … between them ("Stratford-upon-Avon",
 # "Rio de Janeiro", "Isle of Man")
 _PLACE = r"[A-Z][\w'’.-]*(?:\s+(?:(?:de|del|do|da|di|of|upon|on|am|an|la|le|el)\s+)?[A-Z][\w'’-]*)*"
@@ -91,11 +89,9 @@ def read_trait(trait: str, text: str) -> str | None:
 def _place(trait: str, text: str) -> str | None:
     """The place of birth or death: in the opening's life span, else after "in" / "at" in
     the first sentence that says "born" / "died"."""
-    span = _BRACKET.search(opening(text))
-    if span is not None and (parts := _DASH.split(span.group(1), maxsplit=1)):
-        part = parts[0] if trait == "birthplace" else parts[1] if len(parts) == 2 else ""
-        if found := _first_place(part):
-            return found
+    span = life_span(text)
+    if span is not None and (found := _first_place(span[0] if trait == "birthplace" else span[1])):
+        return found
     for sentence in sentences(text):
         mark = _MARK[trait].search(sentence)
         if mark is None:

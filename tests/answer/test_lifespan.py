@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from drrag_cli.answer.lifespan import comparable, life_dates
+from drrag_cli.answer.lifespan import comparable, life_dates, life_span
 from drrag_cli.asked import parse
 from tests.answer.readers.cases import read
 
@@ -58,3 +58,9 @@ def test_who_died_first_compares_the_death_dates_not_the_first_dates() -> None:
             ("Bo Berg", "Bo Berg (4 July 1861 – 5 May 1900) was a composer.")]  # fmt: skip
     assert read("compare", "Who died first, Ann Lind or Bo Berg?", docs) == "Bo Berg"
     assert read("compare", "Who was born first, Ann Lind or Bo Berg?", docs) == "Ann Lind"
+
+
+def test_a_place_before_a_hyphen_ends_the_birth_side() -> None:
+    sloman = "Edward Sloman( 19 July 1886, London- 29 September 1972, Woodland Hills) was a director."
+    assert [d[1] for d in life_dates(sloman) if d] == ["19 July 1886", "29 September 1972"]
+    assert life_span(sloman) == (" 19 July 1886, London", "29 September 1972, Woodland Hills")
