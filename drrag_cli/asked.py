@@ -184,18 +184,19 @@ def parse(text: str) -> Question:
     """The :class:`Question` ``text`` asks (cached: parsed once per text)."""
     flat = neutralise(text)
     wh = _WH.match(flat)
+    options = answer_options(text)  # the one yes/no test of the package (text/options.py)
     return Question(
         text=text,
         wh=wh.group(1).lower() if wh else "",
-        options=answer_options(text),  # the one yes/no test of the package (text/options.py)
+        options=options,
         cue=_cue(text),
         kind=_kind(text),
         names=tuple(dict.fromkeys(_names(flat))),
         plain=" ".join(re.findall(r"\w+", text.lower())),
-        alike=_alike(flat) if answer_options(text) == ("yes", "no") else None,
+        alike=_alike(flat) if options == ("yes", "no") else None,
         bridge=_bridge(flat),
         life=_life(text),
-        trait=_trait(flat),
+        trait="" if options else _trait(flat),  # a choice asks which side, not a trait
         kin=_kin(flat),
         **_relation(flat),
     )
@@ -209,9 +210,7 @@ def _life(text: str) -> str:
 
 
 def _trait(flat: str) -> str:
-    """What an open question asks of a person (``trait``), "" for none or a choice."""
-    if answer_options(flat):
-        return ""
+    """What an open question asks of a person (``trait``), "" for none."""
     asked = flat.lower()
     return next((trait for trait, pattern in _TRAITS if pattern.search(asked)), "")
 
