@@ -333,7 +333,7 @@ class Pipeline:
     ) -> AskResult:
         """Retrieve as the plan says, then answer with one LLM call (unless the strategy
         answered itself, as Adaptive-Note does)."""
-        from drrag_cli.answer.answer import generate_answer
+        from drrag_cli.answer.answer import generate_answer, read_in_code
         from drrag_cli.answer.prompts import where_question
         from drrag_cli.llm.llm import preloading
 
@@ -351,7 +351,9 @@ class Pipeline:
             asked, passages = question, retrieval.passages
             if self.settings.answer.context == "linked":
                 passages = linked_context(retrieval.documents, passages)
-            if self.settings.answer.mode == "decompose":
+            readers = self.settings.answer.reader_names
+            decompose = self.settings.answer.mode == "decompose"
+            if decompose and not read_in_code(where_question(question), passages, readers):
                 asked, passages = self._decomposed(question, retrieval, passages)
             asked = where_question(asked)  # the small model reads "where" better than "in which city"
             answer = generate_answer(
@@ -362,7 +364,7 @@ class Pipeline:
                 on_token=on_token,
                 guard=self.settings.answer.guard,
                 cleared=cleared,
-                readers=self.settings.answer.reader_names,
+                readers=readers,
                 pick=self.settings.answer.compare,
                 rewritten_from=question if asked != question else "",
                 copy=self.settings.answer.copy,

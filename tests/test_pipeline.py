@@ -305,3 +305,25 @@ def test_where_someone_is_from_finds_and_reads_where_they_were_born(tmp_path: Pa
         assert result.answer.text == answer and read is not None and read.column == "from", question
         assert result.llm_calls == 0
     assert result.answer.asked == "Where is Tobias Lindqvist from?"
+
+
+def test_a_reader_that_follows_the_bridge_answers_before_a_rewrite(tmp_path: Path) -> None:
+    """The film's page names its director and its star in one sentence: the decomposed
+    rewrite asked "Where was Ilse Varga born?" (the star) and the model answered "Graz".
+    The bridge-trait reader follows "directed by" to the director's page itself, so it
+    reads the question as written before any rewrite, with no model call."""
+    corpus = tmp_path / "films"
+    corpus.mkdir()
+    (corpus / "harbour.md").write_text(
+        "# Harbour Lights (film)\n\nHarbour Lights is a 1994 Norwegian drama film directed by Maren Solberg "
+        "and starring Ilse Varga.\n"
+    )
+    (corpus / "maren.md").write_text(
+        "# Maren Solberg\n\nMaren Solberg (born 12 March 1951 in Tromsø) is a Norwegian film director.\n"
+    )
+    (corpus / "ilse.md").write_text("# Ilse Varga\n\nIlse Varga (born 3 June 1960 in Graz) is an Austrian actress.\n")
+    settings = Settings().replace({"index.path": str(tmp_path / "ix")})
+    Index.build([corpus], settings)
+    result = Pipeline(settings).ask("Where was the director of film Harbour Lights born?")
+    assert result.answer.text == "Tromsø" and result.llm_calls == 0
+    assert result.answer.asked == "Where was the director of film Harbour Lights born?"

@@ -232,7 +232,7 @@ def generate_answer(
     start = time.perf_counter()
     asked = _asked(question, docs, style)
     options = asked.options
-    if reading := registry.first(asked, docs, AnswerSettings().readers if readers is None else readers):
+    if reading := _read(asked, docs, readers):
         found = (reading, time.perf_counter() - start)
         return _streamed(_decided(question, list(shown[:keep]), trimmed, suspicious, found, rewritten_from), on_token)
     fed = [f"{title} {text}" for title, text in docs]
@@ -256,6 +256,20 @@ def generate_answer(
         typed=bool(allowed) and not options, confidence=getattr(call, "least_prob", None),
         strayed=getattr(call, "strayed", False) and picked is None, picked=picked, reasked=reasked,
     )  # fmt: skip
+
+
+def read_in_code(question: str, passages: Sequence[Passage], readers: Sequence[str] | None = None) -> Reading | None:
+    """What the first of ``readers`` (None = the default order) reads for ``question`` in
+    ``passages``, as :func:`generate_answer` tries before the model, or None. The pipeline
+    asks it before a decomposed rewrite: a reader that follows the bridge itself ("Where was
+    the director of film X born?") must not lose the question to a rewrite about the wrong
+    person the film's page names."""
+    docs = _docs(passages)
+    return _read(_asked(question, docs, DEFAULT_STYLE), docs, readers)
+
+
+def _read(asked: Question, docs: list[tuple[str, str]], readers: Sequence[str] | None) -> Reading | None:
+    return registry.first(asked, docs, AnswerSettings().readers if readers is None else readers)
 
 
 def _asked(question: str, docs: list[tuple[str, str]], style: PromptStyle) -> Question:
