@@ -134,6 +134,11 @@ class AnswerSettings:
     # answer found only there (answer/guard.py; benchmarks/hostile_injection.py)
     guard: bool = True
     copy: bool = True  # a base model's free answer copies the sources' words (llm/sampling.SpanOnly)
+    # how the model picks among a question's own options (yes / no, "A or B"): scored = each scored
+    # whole (llm/choice.py), no_bias added to "no"'s log-probability (the embedded Gemma says "yes"
+    # to most: docs/ANSWERS.md) | greedy = the first token's choice, as for a year or a number
+    choice: Literal["scored", "greedy"] = "scored"
+    no_bias: float = 1.3
 
     @property
     def reader_names(self) -> tuple[str, ...]:

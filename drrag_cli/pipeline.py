@@ -368,6 +368,7 @@ class Pipeline:
                 pick=self.settings.answer.compare,
                 rewritten_from=question if asked != question else "",
                 copy=self.settings.answer.copy,
+                no_bias=self.settings.answer.no_bias if self.settings.answer.choice == "scored" else None,
             )
         answer.suspicious = held + answer.suspicious
         timings = {

@@ -14,6 +14,7 @@ import time
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
+from typing import Any
 
 from drrag_cli.answer.compare import Comparison
 from drrag_cli.answer.entity import Picked, asked_document
@@ -210,6 +211,7 @@ def generate_answer(
     pick: bool = True,
     rewritten_from: str = "",
     copy: bool = True,
+    no_bias: float | None = AnswerSettings.no_bias,
 ) -> Answer:
     """Answer ``question`` from ``passages`` (best-first) with exactly one LLM call.
 
@@ -219,7 +221,10 @@ def generate_answer(
     answer only they could give is withheld. The first of ``readers`` (:mod:`.readers.registry`
     names in order; None = the default, () = none) that reads the answer in the fed text gives
     it with no model call; a year or "how many" question gets one the fed text states, not the
-    question (``typed``). ``pick``: a copied sentence yields to the document asked for (.entity)."""
+    question (``typed``). ``pick``: a copied sentence yields to the document asked for (.entity).
+    The model chooses among the question's own options (yes / no, its two sides) by scoring
+    each whole (:mod:`drrag_cli.llm.choice`), ``no_bias`` added to "no"'s log-probability; with
+    ``no_bias`` None it writes its greedy choice, as it does for a year or a number."""
     max_tokens = max_tokens if max_tokens is not None else llm.max_tokens
     if not passages:
         return Answer(FALLBACK_ANSWER, [], [], "", 0, 0.0, 0)
@@ -237,7 +242,8 @@ def generate_answer(
         return _streamed(_decided(question, list(shown[:keep]), trimmed, suspicious, found, rewritten_from), on_token)
     fed = [f"{title} {text}" for title, text in docs]
     allowed = options or (typed_options(f"{question} {rewritten_from}", fed) if style.constrain else ())
-    raw = _ask_model(llm, question, docs, prompt, max_tokens, stream, allowed, style, copy)
+    prior = _prior(options, no_bias)
+    raw = _ask_model(llm, question, docs, prompt, max_tokens, stream, allowed, style, copy, prior=prior)
     both = (question, rewritten_from)  # an answer that only echoes it is asked for once more
     raw, reasked, calls = _unless_echo(llm, both, (docs, fed), prompt, max_tokens, raw, style, copy, allowed)
     elapsed = time.perf_counter() - start
@@ -270,6 +276,13 @@ def read_in_code(question: str, passages: Sequence[Passage], readers: Sequence[s
 
 def _read(asked: Question, docs: list[tuple[str, str]], readers: Sequence[str] | None) -> Reading | None:
     return registry.first(asked, docs, AnswerSettings().readers if readers is None else readers)
+
+
+def _prior(options: Sequence[str], no_bias: float | None) -> tuple[float, ...]:
+    """What each of the question's ``options`` gets added to its log-probability when the
+    model scores them (:func:`~drrag_cli.llm.choice.scored_choice`): ``no_bias`` for "no",
+    0 for the others; () (its greedy choice) when ``no_bias`` is None."""
+    return () if no_bias is None else tuple(no_bias if option == "no" else 0.0 for option in options)
 
 
 def _asked(question: str, docs: list[tuple[str, str]], style: PromptStyle) -> Question:
@@ -342,11 +355,14 @@ def _ask_model(
     llm: Generator, question: str, docs: list[tuple[str, str]], prompt: str, max_tokens: int,
     stream: Callable[[str], None] | None, allowed: Sequence[str], style: PromptStyle, copy: bool,
     avoid: Sequence[str] = (),
+    prior: Sequence[float] = (),
 ) -> str:
     """The model call: chat with an instruct model's template, else a completion whose
     free answer (no ``allowed`` options) is copied from the fed lines when ``copy``; never
-    starting as an ``avoid`` answer did."""
-    held: dict[str, Sequence[str]] = {"avoid": avoid} if avoid else {}  # a Generator without them still works
+    starting as an ``avoid`` answer did; ``allowed`` scored with a ``prior`` each when given."""
+    held: dict[str, Sequence[Any]] = {"avoid": avoid} if avoid else {}  # a Generator without them still works
+    if prior:
+        held["prior"] = prior
     if llm.has_chat_template:
         messages = chat_messages(question, docs, style)
         return llm.chat(messages, max_tokens=max_tokens, on_token=stream, options=allowed, **held)

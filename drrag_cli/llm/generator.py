@@ -33,6 +33,7 @@ class Generator(Protocol):
         spans: Sequence[str] = (),
         not_first: Sequence[str] = (),
         avoid: Sequence[str] = (),
+        prior: Sequence[float] = (),
     ) -> str: ...
 
     def render_chat(self, messages: list[dict[str, str]]) -> str: ...
@@ -45,4 +46,5 @@ class Generator(Protocol):
         on_token: Callable[[str], None] | None = None,
         options: Sequence[str] = (),
         avoid: Sequence[str] = (),
+        prior: Sequence[float] = (),
     ) -> str: ...

@@ -203,9 +203,11 @@ class LocalLLM:
         spans: Sequence[str] = (),
         not_first: Sequence[str] = (),
         avoid: Sequence[str] = (),
+        prior: Sequence[float] = (),
     ) -> str:
         """Greedy-ish completion of ``prompt``; streams pieces through ``on_token``. With
-        ``options`` a llama.cpp grammar lets the model write only one of them; with
+        ``options`` a llama.cpp grammar lets the model write only one of them (with a
+        ``prior`` per option, each is scored whole instead: :mod:`.choice`); with
         ``spans`` (and no options) it may only copy a run of one of those texts, never
         just a word of ``not_first`` (:meth:`.sampling.SpanOnly.of`), and never start as
         an ``avoid`` answer did (:class:`.sampling.Avoid`).
@@ -217,7 +219,47 @@ class LocalLLM:
         tokens = self._tokens(prompt, bos=True)
         cut = prompt.rfind(DOCS_OPEN)
         fixed = kv_cache.common_prefix(self._tokens(prompt[:cut], bos=True), tokens) if cut > 0 else 0
+        if options and prior:
+            return self._choose(tokens, fixed, options, prior, " ", on_token)
         return self._generate(tokens, max_tokens, stop, on_token, options, fixed, spans, not_first, avoid)
+
+    def _choose(
+        self,
+        tokens: list[int],
+        fixed: int,
+        options: Sequence[str],
+        prior: Sequence[float],
+        lead: str,
+        on_token: Callable[[str], None] | None,
+    ) -> str:
+        """The option :func:`.choice.scored_choice` picks after ``tokens`` (each option
+        written after ``lead``: a completion's answer follows "Answer:" with its space),
+        recorded in :attr:`last_call` like a completion."""
+        from drrag_cli.llm.choice import scored_choice
+
+        model = self.model
+        keep = _keeps_state(model, tokens, fixed)
+        from llama_cpp import llama_perf_context, llama_perf_context_reset, llama_set_n_threads
+
+        threads = threads_now(self.settings.threads)
+        llama_set_n_threads(model.ctx, threads, threads)
+        start = time.perf_counter()
+        kv_cache.prepare(model, tokens, fixed)
+        reused = min(kv_cache.shared(model, tokens), len(tokens) - 1)
+        llama_perf_context_reset(model.ctx)
+        written = [self._tokens(lead + option) for option in options]
+        text = lead + options[scored_choice(model, tokens, written, prior)]
+        perf = llama_perf_context(model.ctx)
+        self.last_call = CallStats(
+            prompt_tokens=len(tokens), reused_tokens=reused, evaluated_tokens=perf.n_p_eval,
+            prompt_eval_s=perf.t_p_eval_ms / 1000, generated_tokens=perf.n_eval, generate_eval_s=perf.t_eval_ms / 1000,
+            wall_s=time.perf_counter() - start, threads=threads,
+        )  # fmt: skip
+        if keep:
+            kv_cache.save(model, model.drrag_kv_path, fixed)
+        if on_token is not None:
+            on_token(text)
+        return text
 
     def _generate(
         self,
@@ -340,12 +382,15 @@ class LocalLLM:
         on_token: Callable[[str], None] | None = None,
         options: Sequence[str] = (),
         avoid: Sequence[str] = (),
+        prior: Sequence[float] = (),
     ) -> str:
         """Render ``messages`` with the GGUF template and complete up to end-of-turn, never
-        starting as an ``avoid`` answer did."""
+        starting as an ``avoid`` answer did; ``options`` and ``prior`` as for :meth:`complete`."""
         _, eos = self._special_texts()
         stop = [s for s in (eos, "<end_of_turn>", "<|im_end|>", "<|eot_id|>") if s]
         tokens, fixed = self._chat_tokens(messages)
+        if options and prior:
+            return self._choose(tokens, fixed, options, prior, "", on_token)
         return self._generate(tokens, max_tokens, stop, on_token, options, fixed, avoid=avoid)
 
     def _special_texts(self) -> tuple[str, str]:

@@ -30,7 +30,7 @@ class FakeGenerator:
 
     def complete(self, prompt: str, *, max_tokens: int, stop=None, on_token=None, options=(), **held) -> str:
         self.calls.append(("complete", prompt))
-        self.options = tuple(options)
+        self.options, self.prior = tuple(options), tuple(held.get("prior", ()))
         if on_token is not None:
             for piece in self.output.split(" "):
                 on_token(piece)
@@ -242,3 +242,20 @@ def test_two_fed_titles_offered_as_a_or_b_are_the_only_answers() -> None:
             for i, title in enumerate(["Hellogoodbye", "The Four Seasons (band)"])]  # fmt: skip
     answer = generate_answer(fake, "Did Franki Valli sing with Hellogoodbye or The Four Seasons?", docs)
     assert fake.options == ("Hellogoodbye", "The Four Seasons") and answer.text == "The Four Seasons"
+
+
+def test_the_question_s_own_options_are_scored_with_a_lean_against_yes() -> None:
+    """yes / no and "A or B" go to the model with a prior per option (llm/choice.py scores
+    each whole): ``no_bias`` for "no"; a year's options are the model's greedy pick; with
+    ``no_bias`` None, every choice is."""
+    fake = FakeGenerator(output=" no")
+    text = "Ed Wood was an American filmmaker. Scott Derrickson is an American director."
+    doc = Passage(source="w.md", title="Ed Wood", text=text, ordinal=0, char_start=0, char_end=len(text))
+    generate_answer(fake, "Were Ed Wood and Scott Derrickson both poets?", [doc], readers=())
+    assert fake.options == ("yes", "no") and fake.prior == (0.0, 1.3)
+    generate_answer(fake, "Were Ed Wood and Scott Derrickson both poets?", [doc], readers=(), no_bias=0.5)
+    assert fake.prior == (0.0, 0.5)
+    generate_answer(fake, "Who was born first, Ed Wood or Scott Derrickson?", [doc], readers=())
+    assert fake.options == ("Ed Wood", "Scott Derrickson") and fake.prior == (0.0, 0.0)
+    generate_answer(fake, "Were Ed Wood and Scott Derrickson both poets?", [doc], readers=(), no_bias=None)
+    assert fake.options == ("yes", "no") and fake.prior == ()
