@@ -282,13 +282,20 @@ class Pipeline:
         self, question: str, retrieval: RetrievalResult, passages: list[Passage]
     ) -> tuple[str, list[Passage]]:
         """(the question about the bridge by name, the passages to answer it from), or the
-        question and passages as they are when the context has no bridge or the question
-        cannot be rewritten (:func:`~drrag_cli.answer.hop.decompose.bridged`)."""
-        from drrag_cli.answer.hop.decompose import bridge_context, bridged
+        question as it is when it cannot be rewritten (:func:`~drrag_cli.answer.hop.decompose.bridged`),
+        with the passages of the bridge the context passes through when it has one
+        (:func:`~drrag_cli.answer.hop.decompose.passed_through`): "Who directed the film that
+        was shot in or around Leland, North Carolina in 1986" has no description the rewrite
+        can replace, but Leland's page names Maximum Overdrive, and with that page and the
+        film's alone the model no longer answers with the David Leland a third page is about."""
+        from drrag_cli.answer.hop.decompose import bridge_context, bridged, passed_through
         from drrag_cli.answer.statements import said_as
 
         found = bridged(question, retrieval.documents, self._aliases(retrieval.documents))
         if not found:
+            bridge = passed_through(question, retrieval.documents)
+            if bridge is not None and self.settings.answer.context == "bridge":
+                passages = bridge_context(bridge, passages, retrieval.documents, question)
             return question, passages
         asked, bridge = found
         passages = self._reread(said_as(asked.replace(bridge.entity, " ")), passages, bridge.source)

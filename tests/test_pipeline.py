@@ -327,3 +327,28 @@ def test_a_reader_that_follows_the_bridge_answers_before_a_rewrite(tmp_path: Pat
     result = Pipeline(settings).ask("Where was the director of film Harbour Lights born?")
     assert result.answer.text == "Tromsø" and result.llm_calls == 0
     assert result.answer.asked == "Where was the director of film Harbour Lights born?"
+
+
+def test_a_question_the_rewrite_cannot_name_is_read_from_the_bridge_it_passes_through(tmp_path: Path) -> None:
+    """"Who directed the film that was shot …" has no description the rewrite replaces, but
+    the town's note names the film: the model reads the town's and the film's notes, not the
+    note about a director named like the town (the model answered him before)."""
+    corpus = tmp_path / "notes"
+    corpus.mkdir()
+    (corpus / "leland.md").write_text(
+        "# Leland, North Carolina\n\nLeland is a town in Brunswick County, North Carolina. "
+        "The 1986 film Maximum Overdrive was shot in and around Leland.\n"
+    )
+    (corpus / "overdrive.md").write_text(
+        "# Maximum Overdrive\n\nMaximum Overdrive is a 1986 American horror film written and directed by "
+        "Stephen King.\n"
+    )
+    (corpus / "david.md").write_text(
+        "# David Leland\n\nDavid Leland is an English film director who directed films shot in North Carolina.\n"
+    )
+    settings = Settings().replace({"index.path": str(tmp_path / "ix")})
+    Index.build([corpus], settings)
+    result = Pipeline(settings).ask("Who directed the film that was shot in or around Leland, North Carolina in 1986?")
+    fed = {p.title for p in result.answer.passages}
+    assert fed == {"Leland, North Carolina", "Maximum Overdrive"}
+    assert result.answer.asked == "Who directed the film that was shot in or around Leland, North Carolina in 1986?"

@@ -216,6 +216,15 @@ def bridged(question: str, documents: Sequence[Selected], aliases: Aliases | Non
     return asked, bridge
 
 
+def passed_through(question: str, documents: Sequence[Selected]) -> Bridge | None:
+    """The bridge a context passes through (:func:`named_bridge`, else :func:`mentioned_bridge`),
+    for a question :func:`bridged` cannot rewrite; None for a question that offers its
+    answers (yes / no, "A or B"), whose sides are all needed."""
+    if parse(question).options:
+        return None
+    return named_bridge(documents) or mentioned_bridge(question, documents)
+
+
 def _described_bridge(
     question: str, documents: Sequence[Selected], aliases: Aliases | None = None
 ) -> tuple[str, Bridge] | None:

@@ -11,6 +11,7 @@ from drrag_cli.answer.hop.decompose import (
     decomposed,
     mentioned_bridge,
     named_bridge,
+    passed_through,
 )
 from drrag_cli.answer.hop.kinds import says_it_is
 from drrag_cli.asked import parse
@@ -501,3 +502,16 @@ def test_a_static_document_that_is_an_aspect_of_a_name_its_dynamic_one_states() 
     assert decomposed(question, [justice, mountain]) == "Who is the newly elected Chief Justice of Pakistan?"
     other = selected(1, "cjg.md", "Chief Justice of Ghana", "The current Chief Justice is Sophia Akuffo.")
     assert decomposed(question, [other, mountain]) is None  # Ghana's page is not about Pakistan
+
+
+def test_the_bridge_a_question_passes_through_when_it_cannot_be_rewritten() -> None:
+    """The film the town's page names is the bridge of "Who directed the film that was shot
+    …?", which no rule rewrites; a question that offers its answers has none (both sides
+    are needed)."""
+    town = selected(1, "leland.md", "Leland, North Carolina", "The 1986 film Maximum Overdrive was shot in Leland.")
+    film = selected(2, "film.md", "Maximum Overdrive", "Maximum Overdrive is a film directed by Stephen King.", via=1)
+    asked = "Who directed the film that was shot in or around Leland, North Carolina in 1986"
+    assert decomposed(asked, [town, film]) is None
+    bridge = passed_through(asked, [town, film])
+    assert bridge is not None and bridge.entity == "Maximum Overdrive" and bridge.source == "film.md"
+    assert passed_through("Was Maximum Overdrive shot in North Carolina?", [town, film]) is None
