@@ -13,8 +13,9 @@ trait (:attr:`~drrag_cli.asked.Question.trait`):
   (:mod:`.lifespan`), as written (its year when the question asks "what year");
 * a place of birth or death: the place after the date in the opening's life span
   ("(19 February 1913, Vienna, Austria – 13 July 1997, New York City)"), else the place a
-  "born" / "died" sentence names after "in" or "at": its first name, the town before the
-  region ("Vienna");
+  "born" / "died" sentence names after "in" or "at", with the regions written after it
+  ("Vienna, Austria", "Hastings, Minnesota": a town alone does not hold a gold "Hastings,
+  Minnesota", the longer answer holds both; docs/ANSWERS.md);
 * a nationality: the demonym of the opening sentence (:func:`.origin.nationality`).
 
 A small model, asked the question whole, names the bridge ("Arthur Rosson") or reads the
@@ -24,6 +25,7 @@ question names no side whose document names the relation, the model answers.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -40,6 +42,9 @@ Passage = tuple[str, str]
 # a place name: capitalised words, with "upon", "de", "of" … between them ("Stratford-upon-Avon",
 # "Rio de Janeiro", "Isle of Man")
 _PLACE = r"[A-Z][\w'’.-]*(?:\s+(?:(?:de|del|do|da|di|of|upon|on|am|an|la|le|el)\s+)?[A-Z][\w'’-]*)*"
+# what follows the town: ", Minnesota", ", Vienna, Austria"; a name that a clause goes on after
+# is no region ("A native of Florence, Soffici moved to …")
+_REGIONS = re.compile(rf"(?:,\s*{_PLACE}(?=\s*(?:[,.;:()–—-]|$|(?:in|on|at|and|to|where)\b)))*")
 _AT_PLACE = re.compile(rf"(?:\b(?:in|at)\s+(?:the\s+)?|(?<=of)\s+)({_PLACE})")  # "born in X", "a native of X"
 _MARK = {"birthplace": re.compile(r"\bborn\b|\bnative\s+of\b", re.IGNORECASE),
          "deathplace": re.compile(r"\bdied\b", re.IGNORECASE)}
@@ -98,21 +103,24 @@ def _place(trait: str, text: str) -> str | None:
             continue
         at = _AT_PLACE.search(sentence, mark.end())
         if at is not None and not _NOT_PLACE.match(at.group(1).split()[0]):
-            return at.group(1).rstrip(".")  # the sentence's full stop
+            region = _REGIONS.match(sentence, at.end(1))
+            return (at.group(1) + region.group(0)).rstrip(".")  # the sentence's full stop
     return None
 
 
 def _first_place(part: str) -> str | None:
-    """The first name after the date in one side of a life span: "19 February 1913, Vienna,
-    Austria" → Vienna; None without a date ("born John Winston Lennon; 9 October 1940" names
+    """The first name after the date in one side of a life span and the names after it:
+    "19 February 1913, Vienna, Austria" → Vienna, Austria; None without a date ("born John Winston Lennon; 9 October 1940" names
     no place after it)."""
     stated = dates(part)[0]
     if not stated:
         return None
     after = part[part.rfind(stated[-1][1]) + len(stated[-1][1]) :]
-    for piece in after.split(","):
+    pieces = after.split(",")
+    for i, piece in enumerate(pieces):
         piece = re.sub(r"^\s*(?:in|at)\s+", "", piece.strip())
         found = re.match(_PLACE, piece)
         if found and not re.search(r"\d", piece) and not _NOT_PLACE.match(found.group(0).split()[0]):
-            return found.group(0)
+            regions = itertools.takewhile(bool, (re.fullmatch(_PLACE, p.strip()) for p in pieces[i + 1 :]))
+            return ", ".join([found.group(0), *(region.group(0) for region in regions)])
     return None

@@ -54,7 +54,7 @@ def test_a_place_beside_a_date_a_hyphen_apart_and_a_native_s_town() -> None:
               "was an English silent film director.")
     horde = ("The Conquering Horde", "The Conquering Horde is a 1931 western film directed by Edward Sloman.")
     assert read("bridge-trait", "Where did the director of film The Conquering Horde die?", [horde, sloman]) == (
-        "Woodland Hills")
+        "Woodland Hills, California")  # the town with its region, as written
     soffici = ("Mario Soffici", "Mario Soffici( 14 May 1900 – 10 May 1977) was an Argentine film director. A native "
                "of Florence, Soffici moved to Argentina in the 1920s.")
     oro = ("Oro Bajo", "Oro Bajo is a 1956 Argentine film directed by Mario Soffici.")
@@ -69,6 +69,8 @@ def test_a_year_asked_is_the_date_s_year() -> None:
 
 def test_an_era_is_no_place() -> None:
     from drrag_cli.answer.trait import read_trait
+
+    assert read_trait("birthplace", "Brad Silberling was born in Hastings, Minnesota, in 1963.") == "Hastings, Minnesota"
 
     assert read_trait("deathplace", "He was a ruler of Fergana. He died in 1494 C.E. in Akhsi.") == "Akhsi"
     assert read_trait("deathplace", "He was a ruler of Fergana. He died in C.E. 1494.") is None
