@@ -217,12 +217,19 @@ def bridged(question: str, documents: Sequence[Selected], aliases: Aliases | Non
 
 
 def passed_through(question: str, documents: Sequence[Selected]) -> Bridge | None:
-    """The bridge a context passes through (:func:`named_bridge`, else :func:`mentioned_bridge`),
-    for a question :func:`bridged` cannot rewrite; None for a question that offers its
-    answers (yes / no, "A or B"), whose sides are all needed."""
-    if parse(question).options:
+    """The bridge the first-ranked static document leads to (:func:`named_bridge`, else
+    :func:`mentioned_bridge`, over it, the other static documents and the dynamic ones
+    found through it), for a question :func:`bridged` cannot rewrite; None for a question
+    that offers its answers (yes / no, "A or B"), whose sides are all needed. A bridge only
+    a lower-ranked static document leads to may leave the first hop out: "What science
+    fantasy young adult series …?" ranks Animorphs first, and the Borges anthology ranked
+    second names an author CFS followed."""
+    statics = [d for d in documents if d.via is None]
+    if not statics or parse(question).options:
         return None
-    return named_bridge(documents) or mentioned_bridge(question, documents)
+    first = {d.passage.passage_id for d in statics if d.passage.source == statics[0].passage.source}
+    group = [d for d in documents if d.via is None or d.via in first]
+    return named_bridge(group) or mentioned_bridge(question, group)
 
 
 def _described_bridge(

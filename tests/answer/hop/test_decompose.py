@@ -515,3 +515,8 @@ def test_the_bridge_a_question_passes_through_when_it_cannot_be_rewritten() -> N
     bridge = passed_through(asked, [town, film])
     assert bridge is not None and bridge.entity == "Maximum Overdrive" and bridge.source == "film.md"
     assert passed_through("Was Maximum Overdrive shot in North Carolina?", [town, film]) is None
+    series = selected(3, "animorphs.md", "Animorphs", "Animorphs is a science fantasy series of young adult books.")
+    book = selected(4, "book.md", "The Book of Fantasy", "An anthology edited by Adolfo Bioy Casares.")
+    writer = selected(5, "bioy.md", "Adolfo Bioy Casares", "Adolfo Bioy Casares was an Argentine writer.", via=4)
+    asked = "What science fantasy young adult series has a set of companion books?"
+    assert passed_through(asked, [series, book, writer]) is None  # only the second-ranked document leads on
