@@ -49,10 +49,14 @@ def main() -> None:
                 continue
             prompt = _render(llm, asked, docs, DEFAULT_STYLE)
             greedy = llm.complete(prompt, max_tokens=llm.max_tokens, stop=["\n"], options=options).strip()
-            scores = continuation_logprobs(llm.model, llm._tokens(prompt, bos=True), [llm._tokens(" " + o) for o in options])
+            written = [llm._tokens(" " + option) for option in options]
+            scores = continuation_logprobs(llm.model, llm._tokens(prompt, bos=True), written)
             answers = row["answers"] if isinstance(row["answers"], list) else [row["answers"]]
-            seen.append({"file": path.name, "options": options, "scores": scores, "greedy": greedy, "answers": answers})
-    report = {name: _summary([s for s in seen if s["file"] == name], biases) for name in dict.fromkeys(s["file"] for s in seen)}
+            seen.append(
+                {"file": path.name, "options": options, "scores": scores, "greedy": greedy, "answers": answers}
+            )
+    files = dict.fromkeys(s["file"] for s in seen)
+    report = {name: _summary([s for s in seen if s["file"] == name], biases) for name in files}
     report["all"] = _summary(seen, biases)
     if args.fit:
         yes_no = [s for s in seen if s["options"] == ("yes", "no")]
@@ -72,7 +76,8 @@ def _right(answer: str, seen: dict[str, Any]) -> bool:
     from drrag_cli.evaluate.metrics import exact_match
     from drrag_cli.text.words import normalize_answer, stands_in
 
-    return any(exact_match(answer, g) or stands_in(normalize_answer(g), normalize_answer(answer)) for g in seen["answers"])
+    said = normalize_answer(answer)
+    return any(exact_match(answer, g) or stands_in(normalize_answer(g), said) for g in seen["answers"])
 
 
 def _summary(seen: list[dict[str, Any]], biases: list[float]) -> dict[str, Any]:
@@ -83,7 +88,8 @@ def _summary(seen: list[dict[str, Any]], biases: list[float]) -> dict[str, Any]:
         if kind == "yes/no":
             found["always no"] = sum(_right("no", s) for s in rows)
         for bias in biases if kind == "yes/no" else [0.0]:
-            found[f"scored, no +{bias:g}" if kind == "yes/no" else "scored"] = sum(_right(_scored(s, bias), s) for s in rows)
+            name = f"scored, no +{bias:g}" if kind == "yes/no" else "scored"
+            found[name] = sum(_right(_scored(s, bias), s) for s in rows)
         out[kind] = found
     return out
 

@@ -110,8 +110,8 @@ def _place(trait: str, text: str) -> str | None:
 
 def _first_place(part: str) -> str | None:
     """The first name after the date in one side of a life span and the names after it:
-    "19 February 1913, Vienna, Austria" → Vienna, Austria; None without a date ("born John Winston Lennon; 9 October 1940" names
-    no place after it)."""
+    "19 February 1913, Vienna, Austria" → Vienna, Austria; None without a date ("born John
+    Winston Lennon; 9 October 1940" names no place after it)."""
     stated = dates(part)[0]
     if not stated:
         return None

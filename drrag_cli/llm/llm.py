@@ -237,29 +237,46 @@ class LocalLLM:
         recorded in :attr:`last_call` like a completion."""
         from drrag_cli.llm.choice import scored_choice
 
-        model = self.model
-        keep = _keeps_state(model, tokens, fixed)
-        from llama_cpp import llama_perf_context, llama_perf_context_reset, llama_set_n_threads
-
-        threads = threads_now(self.settings.threads)
-        llama_set_n_threads(model.ctx, threads, threads)
-        start = time.perf_counter()
-        kv_cache.prepare(model, tokens, fixed)
-        reused = min(kv_cache.shared(model, tokens), len(tokens) - 1)
-        llama_perf_context_reset(model.ctx)
         written = [self._tokens(lead + option) for option in options]
-        text = lead + options[scored_choice(model, tokens, written, prior)]
-        perf = llama_perf_context(model.ctx)
-        self.last_call = CallStats(
-            prompt_tokens=len(tokens), reused_tokens=reused, evaluated_tokens=perf.n_p_eval,
-            prompt_eval_s=perf.t_p_eval_ms / 1000, generated_tokens=perf.n_eval, generate_eval_s=perf.t_eval_ms / 1000,
-            wall_s=time.perf_counter() - start, threads=threads,
-        )  # fmt: skip
-        if keep:
-            kv_cache.save(model, model.drrag_kv_path, fixed)
+        with self._call(tokens, fixed):
+            text = lead + options[scored_choice(self.model, tokens, written, prior)]
         if on_token is not None:
             on_token(text)
         return text
+
+    @contextlib.contextmanager
+    def _call(self, tokens: list[int], fixed: int, again: bool = False) -> Iterator[dict[str, Any]]:
+        """Around one answer to ``tokens``: llama.cpp's threads set, the cells of the fixed
+        prefix prepared (:func:`.kv_cache.prepare`, ``again`` as there) and its counters reset;
+        after it, :attr:`last_call` from those counters and what the caller put in the yielded
+        dict (``least_prob``, ``strayed``), and the prefix stored for the next cold process
+        when this process's first call has one (:func:`_keeps_state`)."""
+        from llama_cpp import llama_perf_context, llama_perf_context_reset, llama_set_n_threads
+
+        model = self.model
+        keep = _keeps_state(model, tokens, fixed)
+        threads = threads_now(self.settings.threads)
+        llama_set_n_threads(model.ctx, threads, threads)
+        start = time.perf_counter()
+        kv_cache.prepare(model, tokens, fixed, again=again)
+        reused = min(kv_cache.shared(model, tokens), len(tokens) - 1)  # as llama-cpp-python reuses it
+        llama_perf_context_reset(model.ctx)
+        extra: dict[str, Any] = {}
+        yield extra
+        perf = llama_perf_context(model.ctx)
+        self.last_call = CallStats(
+            prompt_tokens=len(tokens),
+            reused_tokens=reused,
+            evaluated_tokens=perf.n_p_eval,
+            prompt_eval_s=perf.t_p_eval_ms / 1000,
+            generated_tokens=perf.n_eval,
+            generate_eval_s=perf.t_eval_ms / 1000,
+            wall_s=time.perf_counter() - start,
+            threads=threads,
+            **extra,
+        )
+        if keep:
+            kv_cache.save(model, model.drrag_kv_path, fixed)
 
     def _generate(
         self,
@@ -282,44 +299,22 @@ class LocalLLM:
         shun = Avoid.of(avoid, self._tokens, len(tokens)) if avoid and not options else None
         kwargs, least = sampling_kwargs(options, self.settings.temperature, copy, shun)
         kwargs.update(max_tokens=max_tokens, stop=stop or [])
-        keep = _keeps_state(model, tokens, fixed)
-        from llama_cpp import llama_perf_context, llama_perf_context_reset, llama_set_n_threads
-
-        threads = threads_now(self.settings.threads)
-        llama_set_n_threads(model.ctx, threads, threads)
-        start = time.perf_counter()
-        kv_cache.prepare(model, tokens, fixed, again=bool(avoid))
-        reused = min(kv_cache.shared(model, tokens), len(tokens) - 1)  # as llama-cpp-python reuses it
-        llama_perf_context_reset(model.ctx)
-        try:
-            if on_token is None:
-                result = model.create_completion(tokens, **kwargs)
-                text = str(result["choices"][0]["text"])
-            else:
-                pieces: list[str] = []
-                for chunk in model.create_completion(tokens, stream=True, **kwargs):
-                    piece = str(chunk["choices"][0]["text"])
-                    if piece:
-                        pieces.append(piece)
-                        on_token(piece)
-                text = "".join(pieces)
-        except ValueError as exc:  # e.g. "Requested tokens exceed context window"
-            raise ModelError(f"generation failed: {exc} (raise llm.n_ctx)") from exc
-        perf = llama_perf_context(model.ctx)
-        self.last_call = CallStats(
-            prompt_tokens=len(tokens),
-            reused_tokens=reused,
-            evaluated_tokens=perf.n_p_eval,
-            prompt_eval_s=perf.t_p_eval_ms / 1000,
-            generated_tokens=perf.n_eval,
-            generate_eval_s=perf.t_eval_ms / 1000,
-            wall_s=time.perf_counter() - start,
-            threads=threads,
-            least_prob=least.seen if least is not None else None,
-            strayed=copy is not None and copy.strayed,
-        )
-        if keep:
-            kv_cache.save(model, model.drrag_kv_path, fixed)
+        with self._call(tokens, fixed, again=bool(avoid)) as extra:
+            try:
+                if on_token is None:
+                    result = model.create_completion(tokens, **kwargs)
+                    text = str(result["choices"][0]["text"])
+                else:
+                    pieces: list[str] = []
+                    for chunk in model.create_completion(tokens, stream=True, **kwargs):
+                        piece = str(chunk["choices"][0]["text"])
+                        if piece:
+                            pieces.append(piece)
+                            on_token(piece)
+                    text = "".join(pieces)
+            except ValueError as exc:  # e.g. "Requested tokens exceed context window"
+                raise ModelError(f"generation failed: {exc} (raise llm.n_ctx)") from exc
+            extra.update(least_prob=None if least is None else least.seen, strayed=copy is not None and copy.strayed)
         return text
 
     def _copy_only(self, spans: Sequence[str], prompt_len: int, not_first: Sequence[str]) -> SpanOnly:

@@ -70,7 +70,8 @@ def test_a_year_asked_is_the_date_s_year() -> None:
 def test_an_era_is_no_place() -> None:
     from drrag_cli.answer.trait import read_trait
 
-    assert read_trait("birthplace", "Brad Silberling was born in Hastings, Minnesota, in 1963.") == "Hastings, Minnesota"
+    born = "Brad Silberling was born in Hastings, Minnesota, in 1963."
+    assert read_trait("birthplace", born) == "Hastings, Minnesota"
 
     assert read_trait("deathplace", "He was a ruler of Fergana. He died in 1494 C.E. in Akhsi.") == "Akhsi"
     assert read_trait("deathplace", "He was a ruler of Fergana. He died in C.E. 1494.") is None
