@@ -127,7 +127,8 @@ class AnswerSettings:
     # deprecated: false = readers () and no picked document (answer/entity.py); kept for old config files
     compare: bool = True
     # what the model reads: bridge = after a decomposed rewrite, the bridge's document and the
-    # passages naming it, else all (HotpotQA q0-99 EM 24 -> 28) | all = every selected document
+    # passages naming it (HotpotQA q0-99 EM 24 -> 28), the same for a question that cannot be
+    # rewritten when the first-ranked document leads to a bridge, else all | all = every selected document
     # | linked = the hops CFS linked: each dynamic document and its static one (EM 24 -> 21)
     context: Literal["all", "linked", "bridge"] = "bridge"
     # flag passages that address the model, hide those sentences from it, and withhold an
