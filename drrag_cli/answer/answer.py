@@ -215,16 +215,12 @@ def generate_answer(
 ) -> Answer:
     """Answer ``question`` from ``passages`` (best-first) with exactly one LLM call.
 
-    No passages: the fallback, no call. ``style``: the instruction and few-shot examples
-    (``benchmarks/prompt_eval.py``). ``guard``: passages that address the model (:mod:`.guard`;
-    but those ``cleared`` by the caller) are held out of the prompt (all: shown defused); an
-    answer only they could give is withheld. The first of ``readers`` (:mod:`.readers.registry`
-    names in order; None = the default, () = none) that reads the answer in the fed text gives
-    it with no model call; a year or "how many" question gets one the fed text states, not the
-    question (``typed``). ``pick``: a copied sentence yields to the document asked for (.entity).
-    The model chooses among the question's own options (yes / no, its two sides) by scoring
-    each whole (:mod:`drrag_cli.llm.choice`), ``no_bias`` added to "no"'s log-probability; with
-    ``no_bias`` None it writes its greedy choice, as it does for a year or a number."""
+    No passages: the fallback, no call. ``style``: the instruction and few-shot examples.
+    ``guard``: passages that address the model (:mod:`.guard`; not those ``cleared`` by the
+    caller) are held out of the prompt (all: shown defused); an answer only they gave is withheld.
+    The first of ``readers`` (:mod:`.readers.registry` names in order; None = the default, () =
+    none) that reads the answer in the fed text gives it with no call; a year or "how many" gets a value
+    the text states (``typed``); own options are scored (:func:`_prior`); ``pick``: see :mod:`.entity`."""
     max_tokens = max_tokens if max_tokens is not None else llm.max_tokens
     if not passages:
         return Answer(FALLBACK_ANSWER, [], [], "", 0, 0.0, 0)
@@ -236,20 +232,19 @@ def generate_answer(
     stream = None if suspicious else on_token  # with a hostile passage around, show the checked answer
     start = time.perf_counter()
     asked = _asked(question, docs, style)
-    options = asked.options
     if reading := _read(asked, docs, readers):
         found = (reading, time.perf_counter() - start)
         return _streamed(_decided(question, list(shown[:keep]), trimmed, suspicious, found, rewritten_from), on_token)
     fed = [f"{title} {text}" for title, text in docs]
-    allowed = options or (typed_options(f"{question} {rewritten_from}", fed) if style.constrain else ())
-    prior = _prior(options, no_bias)
+    allowed = asked.options or (typed_options(f"{question} {rewritten_from}", fed) if style.constrain else ())
+    prior = _prior(asked.options, no_bias)
     raw = _ask_model(llm, question, docs, prompt, max_tokens, stream, allowed, style, copy, prior=prior)
     both = (question, rewritten_from)  # an answer that only echoes it is asked for once more
     raw, reasked, calls = _unless_echo(llm, both, (docs, fed), prompt, max_tokens, raw, style, copy, allowed)
     elapsed = time.perf_counter() - start
     text, picked = _answer_text(question, raw, fed, docs, pick=pick and not allowed)
     withheld = ""
-    if suspicious and text not in options and not is_supported(text, fed):
+    if suspicious and text not in asked.options and not is_supported(text, fed):
         withheld, text = text, FALLBACK_ANSWER  # only the removed instructions could have said it
     if on_token is not None and stream is None:
         on_token(text)
@@ -259,7 +254,7 @@ def generate_answer(
         text=text, passages=list(shown[:keep]), trimmed=trimmed, prompt=prompt, llm_calls=calls, generate_s=elapsed,
         prompt_tokens=tokens, truncated=truncated, raw=raw, asked=question, original=rewritten_from,
         suspicious=suspicious, withheld=withheld,
-        typed=bool(allowed) and not options, confidence=getattr(call, "least_prob", None),
+        typed=bool(allowed) and not asked.options, confidence=getattr(call, "least_prob", None),
         strayed=getattr(call, "strayed", False) and picked is None, picked=picked, reasked=reasked,
     )  # fmt: skip
 
@@ -279,9 +274,10 @@ def _read(asked: Question, docs: list[tuple[str, str]], readers: Sequence[str] |
 
 
 def _prior(options: Sequence[str], no_bias: float | None) -> tuple[float, ...]:
-    """What each of the question's ``options`` gets added to its log-probability when the
-    model scores them (:func:`~drrag_cli.llm.choice.scored_choice`): ``no_bias`` for "no",
-    0 for the others; () (its greedy choice) when ``no_bias`` is None."""
+    """What each of the question's ``options`` (yes / no, its two sides) gets added to its
+    log-probability when the model scores each whole (:func:`~drrag_cli.llm.choice.scored_choice`):
+    ``no_bias`` for "no", 0 for the others; () when ``no_bias`` is None: then the model writes
+    its greedy choice, as it does for a year or a number."""
     return () if no_bias is None else tuple(no_bias if option == "no" else 0.0 for option in options)
 
 
