@@ -227,8 +227,7 @@ def passed_through(question: str, documents: Sequence[Selected]) -> Bridge | Non
     statics = [d for d in documents if d.via is None]
     if not statics or parse(question).options:
         return None
-    first = {d.passage.passage_id for d in statics if d.passage.source == statics[0].passage.source}
-    group = [d for d in documents if d.via is None or d.via in first]
+    group = _through(documents, statics[0].passage.source)
     return named_bridge(group) or mentioned_bridge(question, group)
 
 
@@ -382,13 +381,19 @@ def _by_static(documents: Sequence[Selected]) -> list[list[Selected]]:
     """The context once per static document, in rank order, with only the dynamic documents
     found through it, then whole (every static document's passages stay in each)."""
     statics = [d for d in documents if d.via is None]
-    source_of = {d.passage.passage_id: d.passage.source for d in statics}
     order = list(dict.fromkeys(d.passage.source for d in statics))
-    groups = [[d for d in documents if d.via is None or source_of.get(d.via) == source] for source in order]
+    groups = [_through(documents, source) for source in order]
     groups = [g for g in groups if len(g) > len(statics)]
     if not groups or len(groups[-1]) < len(documents):  # a group holding every document is the whole already
         groups.append(list(documents))
     return groups
+
+
+def _through(documents: Sequence[Selected], source: str) -> list[Selected]:
+    """Every static document, and the dynamic documents CFS found through the passages of
+    the static file ``source``."""
+    statics = {d.passage.passage_id for d in documents if d.via is None and d.passage.source == source}
+    return [d for d in documents if d.via is None or d.via in statics]
 
 
 def bridge_context(
