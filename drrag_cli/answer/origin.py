@@ -57,7 +57,7 @@ NATIONS = {
 }  # fmt: skip
 COUNTRY_OF = {form: country for country, forms in NATIONS.items() for form in forms.split("|")}
 _FORMS = "|".join(sorted(map(re.escape, COUNTRY_OF), key=len, reverse=True))  # "South Korean" before "Korean"
-_NATION = re.compile(rf"(?<![\w.])({_FORMS})(?![\w-])")  # not "French-born"
+_NATION = re.compile(rf"(?<![\w.])(?<!South )({_FORMS})(?![\w-])")  # not "French-born", "New South Wales"
 _WHAT = re.compile(r"^\s*what\s+nationality\s+(?:is|was|are|were)\s", re.IGNORECASE)
 _SAME = re.compile(r"\bsame\s+(?:nationality|country)\b", re.IGNORECASE)
 _EITHER = re.compile(r"\bboth\b|\bfrom\b", re.IGNORECASE)
