@@ -72,7 +72,7 @@ def alike(question: Question, docs: Docs) -> Comparison | None:
         return None
     if ask.how in ("same", "different"):
         return _same(ask.how, ask.what, sides)
-    checked = [_check(_without_sides(ask.what, sides), text) for _, text in sides]
+    checked = [check_property(without_sides(ask.what, sides), text) for _, text in sides]
     answer = _combined(checked)
     if answer is None:
         return None
@@ -140,7 +140,7 @@ def _state(text: str) -> tuple[str, str] | None:
     return (found[0][1], found[0][1]) if found else None
 
 
-def _without_sides(what: str, sides: list[tuple[str, str]]) -> str:
+def without_sides(what: str, sides: list[tuple[str, str]]) -> str:
     """The property's words once the sides' names and the words between them are dropped:
     "cypress and ajuga genera" → "genera"."""
     rest = f" {what} "
@@ -152,7 +152,7 @@ def _without_sides(what: str, sides: list[tuple[str, str]]) -> str:
     return " ".join(words)
 
 
-def _check(prop: str, text: str) -> Check:
+def check_property(prop: str, text: str) -> Check:
     """Whether the side whose document is ``text`` has the property ``prop`` (True / False /
     None: undecided), what of its document was read, and whether a False is firm (a country or
     a US state read, not a kind's word missing)."""

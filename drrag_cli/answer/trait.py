@@ -79,6 +79,16 @@ def bridged_trait(question: Question, docs: Sequence[Passage]) -> Trait | None:
     return None
 
 
+def own_trait(question: Question, docs: Sequence[Passage]) -> Trait | None:
+    """The trait ``question`` asks of the one fed document it names ("Where was Maren Solberg
+    born?" over "Maren Solberg (born 12 March 1951 in Tromsø)" → Tromsø), or None."""
+    sides = named_sides(question, docs)
+    if not question.trait or question.options or len(sides) != 1:
+        return None
+    value = read_trait(question.trait, sides[0][1])
+    return None if value is None else Trait(value, sides[0][0], question.trait, docs.index(sides[0]))
+
+
 def read_trait(trait: str, text: str) -> str | None:
     """``trait`` of the person ``text`` is about, as written, or None when it does not say."""
     if trait in ("birth", "death"):

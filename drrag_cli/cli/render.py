@@ -161,7 +161,8 @@ def _print_how(answer: Any, question: str, console: Console) -> None:
     if compared is not None:
         c = _as_json(compared)
         values = " vs ".join(f"{side}: {shown}" for side, shown in c["values"].items())
-        kinds = {"time": "dates", "origin": "nationalities", "shared": "what each is", "alike": "what each side is"}
+        kinds = {"time": "dates", "origin": "nationalities", "shared": "what each is", "alike": "what each side is",
+                 "checked": "what is stated with what is asked"}  # fmt: skip
         what = kinds.get(c["kind"], "numbers")
         console.print(f"[dim]compared {what}: {escape(values)} (no model call)[/dim]", highlight=False)
     if looked_up is not None:

@@ -38,6 +38,7 @@ BUILTIN: dict[str, str] = {
     "definition": f"{_HERE}.definition:Definition",
     "section": f"{_HERE}.section:Section",
     "origin": f"{_HERE}.origin:Origin",
+    "verify": f"{_HERE}.verify:Verify",
 }
 _REGISTRY: Registry[Reader] = Registry("reader", BUILTIN, ",", lambda name: _unknown(name, "answer.readers"))
 names = _REGISTRY.names
