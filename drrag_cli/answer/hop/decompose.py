@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 from drrag_cli.answer.hop.describes import made_by, made_units
 from drrag_cli.answer.hop.description import DETERMINERS, DO, PREPOSITIONS, bridge_question, said_of
 from drrag_cli.answer.hop.kinds import OPENING, says_it_is
+from drrag_cli.answer.hop.relative import relative_question
 from drrag_cli.asked import parse
 from drrag_cli.index.links import core_title, explicit_links, links_to, title_forms
 from drrag_cli.ingest.units import units
@@ -202,18 +203,32 @@ def decomposed(question: str, documents: Sequence[Selected]) -> str | None:
 def bridged(question: str, documents: Sequence[Selected], aliases: Aliases | None = None) -> tuple[str, Bridge] | None:
     """(the rewritten question, the bridge it names) or None: :func:`decomposed` with the
     bridge it put in (the named bridge, else the mentioned one when the question does not
-    describe the named one). No rewrite when the bridge is what the question asks for
+    describe the named one; else the bridge the first-ranked document leads to, asked through
+    an indefinite description's clause: :func:`_relative`). No rewrite when the bridge is what the question asks for
     (:attr:`~drrag_cli.asked.Question.kind`): "Which American film director hosted the ...?" must not become
     "... hosted John Waters?" when John Waters's page opens "... is an American film director"."""
     found = _described_bridge(question, documents, aliases)
     if found is None:
-        return None
+        return _relative(question, documents)
     asked, bridge = found
     kind = parse(question).kind
     opening = next((d.passage.text[:OPENING] for d in documents if d.passage.source == bridge.source), "")
     if kind and says_it_is(kind, bridge.entity, opening):
         return None  # the bridge is a <kind>: it may be the answer
     return asked, bridge
+
+
+def _relative(question: str, documents: Sequence[Selected]) -> tuple[str, Bridge] | None:
+    """The question asked of the bridge the first-ranked document leads to (:func:`passed_through`)
+    through an indefinite description's clause (:func:`.relative.relative_question`: "… by a
+    singer-songwriter from what state?" → "M. Ward is from what state?"), or None. The question
+    word is in the clause, so the bridge is not what is asked for."""
+    bridge = passed_through(question, documents)
+    if bridge is None:
+        return None
+    opening = next((d.passage.text[:OPENING] for d in documents if d.passage.source == bridge.source), "")
+    asked = relative_question(question, bridge.entity, opening)
+    return (asked, bridge) if asked else None
 
 
 def passed_through(question: str, documents: Sequence[Selected]) -> Bridge | None:
