@@ -31,6 +31,10 @@ DUNKIN = "Dunkin' Brands is an American restaurant holding company."
         ('"Wonderland by Night" is a song included in an album by an English pop singer that has sold how many '
          "records?", "Engelbert Humperdinck", "Engelbert Humperdinck is an English pop singer.",
          "Engelbert Humperdinck has sold how many records?"),
+        # "the …" too, when the definite rules leave it; an adjective in -ed is part of the kind
+        ("Jean Vander Pyl voiced Rosie on the Hanna-Barbera animated sitcom that premiered on which date?",
+         "The Jetsons", "The Jetsons is an American animated sitcom produced by Hanna-Barbera.",
+         "The Jetsons premiered on which date?"),
         # left alone
         ("Scott Howell is a consultant who has worked with the mayor of what city?", "Rudy Giuliani",
          "Rudy Giuliani is an American politician.", None),  # the bridge is no consultant
