@@ -311,7 +311,8 @@ def test_a_reader_that_follows_the_bridge_answers_before_a_rewrite(tmp_path: Pat
     """The film's page names its director and its star in one sentence: the decomposed
     rewrite asked "Where was Ilse Varga born?" (the star) and the model answered "Graz".
     The bridge-trait reader follows "directed by" to the director's page itself, so it
-    reads the question as written before any rewrite, with no model call."""
+    reads the question as written before any rewrite, with no model call; the reader
+    "verify" checks a yes/no about one of them against the notes."""
     corpus = tmp_path / "films"
     corpus.mkdir()
     (corpus / "harbour.md").write_text(
@@ -324,9 +325,15 @@ def test_a_reader_that_follows_the_bridge_answers_before_a_rewrite(tmp_path: Pat
     (corpus / "ilse.md").write_text("# Ilse Varga\n\nIlse Varga (born 3 June 1960 in Graz) is an Austrian actress.\n")
     settings = Settings().replace({"index.path": str(tmp_path / "ix")})
     Index.build([corpus], settings)
-    result = Pipeline(settings).ask("Where was the director of film Harbour Lights born?")
+    pipeline = Pipeline(settings)
+    result = pipeline.ask("Where was the director of film Harbour Lights born?")
     assert result.answer.text == "Tromsø" and result.llm_calls == 0
     assert result.answer.asked == "Where was the director of film Harbour Lights born?"
+    # a yes/no about one of them is checked against what the notes state (the model said "no" to all three)
+    for question, expected in [("Is Ilse Varga an Austrian actress?", "yes"), ("Is Maren Solberg Austrian?", "no"),
+                               ("Was Harbour Lights directed by Maren Solberg?", "yes")]:  # fmt: skip
+        result = pipeline.ask(question)
+        assert (result.answer.text, result.answer.reader, result.llm_calls) == (expected, "verify", 0), question
 
 
 def test_a_question_the_rewrite_cannot_name_is_read_from_the_bridge_it_passes_through(tmp_path: Path) -> None:
