@@ -4,8 +4,9 @@
 Byron die in 1852?": the question names a value after its verb; the open question it
 rewrites ("Who was Harbour Lights directed by?", "Where was Ilse Varga born?", "When did Ada
 Byron die?") goes to the readers of one stated value, and the value they read is compared
-with the one asked: the same (or the asked one stands in the sentence that states it:
-"Tromsø, Norway" for "in Norway") → yes, another → no.
+with the one asked: the same (or the asked one is a region written after it: "Tromsø,
+Norway" for "in Norway") → yes, another → no; a country the text does not write after the
+place read is left to the model.
 
 "Is Ilse Varga an Austrian actress?", "Is Maren Solberg Austrian?", "Is Lake Vättern located
 in Sweden?": the question names one fed document and asks a property of it, checked on that
@@ -73,8 +74,8 @@ def open_question(question: Question) -> tuple[str, str] | None:
 
 def checked_value(question: Question, docs: Docs, read: str | None) -> Comparison | None:
     """Yes when the value ``read`` for the open question is the one ``question`` asks (or the
-    asked one stands in a fed sentence that states it), no when it is another; None when
-    nothing was read."""
+    asked one is a region a fed sentence writes after it), no when it is another; None when
+    nothing whole was read or the asked country is not written."""
     asked = open_question(question)
     if asked is None or not read:
         return None
