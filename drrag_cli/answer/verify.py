@@ -72,12 +72,11 @@ def open_question(question: Question) -> tuple[str, str] | None:
     return f"{wh} {found.group('aux').lower()} {found.group('subject')} {verb}?", value
 
 
-def checked_value(question: Question, docs: Docs, read: str | None) -> Comparison | None:
-    """Yes when the value ``read`` for the open question is the one ``question`` asks (or the
-    asked one is a region a fed sentence writes after it), no when it is another; None when
-    nothing whole was read or the asked country is not written."""
-    asked = open_question(question)
-    if asked is None or not read:
+def checked_value(asked: tuple[str, str], docs: Docs, read: str | None) -> Comparison | None:
+    """Yes when the value ``read`` for the open question is the one asked (``asked``: what
+    :func:`open_question` gives), or the asked one is a region a fed sentence writes after it;
+    no when it is another; None when nothing whole was read or the asked country is not written."""
+    if not read:
         return None
     value = asked[1]
     if not _whole(read, asked[0].split()[0]):
@@ -91,9 +90,9 @@ def checked_value(question: Question, docs: Docs, read: str | None) -> Compariso
 
 def checked_property(question: Question, docs: Docs) -> Comparison | None:
     """Yes / no for "Is <one fed document's title> <a property>?" from that document's opening
-    sentences; None when the question names no or several fed documents, asks a value
-    (:func:`open_question`), or the check is undecided."""
-    if not question.yes_no or question.alike is not None or open_question(question) is not None:
+    sentences; None when the question names no or several fed documents or the check is
+    undecided. The caller asks it of a question that names no value (:func:`open_question`)."""
+    if not question.yes_no or question.alike is not None:
         return None
     found = _IS.match(question.text)
     sides = named_sides(question, docs)
@@ -143,9 +142,3 @@ def _stated_with(value: str, answer: str, text: str) -> bool:
     Norway" for "Was she born in Norway?")."""
     regions = re.compile(rf"{re.escape(answer)}(?:,\s*[^,.;()]+?)*,\s*{re.escape(value)}\b", re.IGNORECASE)
     return any(regions.search(sentence) for sentence in statement_units(linearise(text)))
-
-
-def open_of(question: Question) -> Question | None:
-    """The parsed open question of :func:`open_question`, or None."""
-    asked = open_question(question)
-    return None if asked is None else parse(asked[0])

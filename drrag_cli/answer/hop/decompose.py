@@ -212,8 +212,7 @@ def bridged(question: str, documents: Sequence[Selected], aliases: Aliases | Non
         return _relative(question, documents)
     asked, bridge = found
     kind = parse(question).kind
-    opening = next((d.passage.text[:OPENING] for d in documents if d.passage.source == bridge.source), "")
-    if kind and says_it_is(kind, bridge.entity, opening):
+    if kind and says_it_is(kind, bridge.entity, _opening(bridge, documents)):
         return None  # the bridge is a <kind>: it may be the answer
     return asked, bridge
 
@@ -226,9 +225,13 @@ def _relative(question: str, documents: Sequence[Selected]) -> tuple[str, Bridge
     bridge = passed_through(question, documents)
     if bridge is None:
         return None
-    opening = next((d.passage.text[:OPENING] for d in documents if d.passage.source == bridge.source), "")
-    asked = relative_question(question, bridge.entity, opening)
+    asked = relative_question(question, bridge.entity, _opening(bridge, documents))
     return (asked, bridge) if asked else None
+
+
+def _opening(bridge: Bridge, documents: Sequence[Selected]) -> str:
+    """The first characters of the bridge's fed document, where it says what it is."""
+    return next((d.passage.text[:OPENING] for d in documents if d.passage.source == bridge.source), "")
 
 
 def passed_through(question: str, documents: Sequence[Selected]) -> Bridge | None:

@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING
 
 from drrag_cli.answer.readers.base import Evidence, Reading
 from drrag_cli.answer.trait import own_trait
-from drrag_cli.answer.verify import OPEN_READERS, checked_property, checked_value, open_of
+from drrag_cli.answer.verify import OPEN_READERS, checked_property, checked_value, open_question
+from drrag_cli.asked import parse
 
 if TYPE_CHECKING:
     from drrag_cli.asked import Question
@@ -26,10 +27,12 @@ class Verify:
     def read(self, question: Question, evidence: Evidence) -> Reading | None:
         from drrag_cli.answer.readers.registry import first
 
-        found = checked_property(question, evidence)
-        opened = open_of(question) if found is None else None
-        if opened is not None:
+        asked = open_question(question)
+        if asked is None:
+            found = checked_property(question, evidence)
+        else:
+            opened = parse(asked[0])
             reading = first(opened, evidence, OPEN_READERS)
             own = own_trait(opened, evidence) if reading is None else None  # "(born 1951 in Tromsø)"
-            found = checked_value(question, evidence, reading.answer if reading else own.answer if own else None)
+            found = checked_value(asked, evidence, reading.answer if reading else own.answer if own else None)
         return None if found is None else Reading(found.answer, self.name, compared=found)
