@@ -9,53 +9,22 @@ relation ("directed by B. Reeves Eason") and names a fed document's title, the n
 after the relation word; then in that document the value: a birth or death date
 (:mod:`.lifespan`) when the question asks about a life, else the statement with a value of
 the cue's kind that shares most words with the question (:mod:`.compare`). One mechanism
-for any relation noun: a noun's verb stem ("director" → "direct", "composer" → "compos")
-and a few irregular ones ("author" → "wrote", "father" → "son of") are what a side's
-document uses to name it. Only when both sides' values are read, comparable and different
+for any relation noun (:mod:`drrag_cli.text.relations`, which CFS also walks by): a noun's
+verb stem ("director" → "direct") and a few irregular ones ("author" → "wrote", "father" →
+"son of") are what a side's document uses to name it. Only when both sides' values are read, comparable and different
 does this decide; otherwise :func:`bridge_compare` returns None and the model answers.
 """
 
 from __future__ import annotations
 
-import re
-import unicodedata
 from collections.abc import Sequence
 
 from drrag_cli.answer.compare import CUES, Comparison, side_value, tokens
 from drrag_cli.answer.lifespan import comparable, life_dates
-from drrag_cli.answer.origin import without_aside
 from drrag_cli.asked import Question
-from drrag_cli.text.words import root, words
+from drrag_cli.text.relations import related
 
 Passage = tuple[str, str]
-
-# relation nouns whose documents name them with another word than the noun's own stem
-_NAMED_BY = {
-    "author": ("author", "writ", "wrote", "novel"),
-    "writer": ("writ", "wrote", "author"),
-    "father": ("father", "son", "daughter", "child"),
-    "mother": ("mother", "son", "daughter", "child"),
-    "spouse": ("spouse", "married", "wife", "husband", "consort", "widow"),
-    "wife": ("wife", "married", "husband", "consort", "widow"),
-    "husband": ("husband", "married", "wife", "consort", "widow"),
-    "singer": ("sing", "sung", "sang", "perform"),
-    "performer": ("perform", "sing", "sung", "sang", "record"),
-    "composer": ("compos", "music", "score", "writ", "wrote"),
-}
-# relations a work's maker stands in: a document that never says "directed" may say "a film by X"
-_MADE_BY = frozenset({"director", "author", "writer", "creator", "performer"})  # "a song by X"
-_AFTER, _BEFORE = 25, 3  # how far (plain characters) a name stands after / before the relation word
-
-
-def named_by(noun: str) -> tuple[str, ...]:
-    """The word starts a side's document names the relation ``noun`` with: the noun, its
-    verb when the noun is an agent ("director" → direct), or :data:`_NAMED_BY`'s words."""
-    if noun in _NAMED_BY:
-        return _NAMED_BY[noun]
-    verb = root(noun)  # the one stemmer's agent-noun root: "director" → "direct"
-    if verb != noun and noun.endswith(("or", "er")) and len(noun) >= 7:
-        return noun, verb
-    return (noun,)
 
 
 def _own(side: str, passages: Sequence[Passage]) -> list[Passage]:
@@ -65,50 +34,16 @@ def _own(side: str, passages: Sequence[Passage]) -> list[Passage]:
     return sorted(titled, key=lambda p: tokens(p[0]) != key)
 
 
-def _plain(text: str) -> str:
-    """``text``'s :func:`~drrag_cli.text.words.words`, accents folded: "Jean- Pierre Mocky" and
-    "Emile Chautard" are found as the titles "Jean-Pierre Mocky" and "Émile Chautard" write them."""
-    return words(unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode())  # Émile: emile
-
-
-def _name(title: str) -> str:
-    """A document's title as a text names it: without a trailing "(film)", plain."""
-    return _plain(without_aside(title))
-
-
-def _nearest(text: str, starts: tuple[str, ...], others: Sequence[Passage]) -> Passage | None:
-    """The document of ``others`` that ``text`` (plain) names right after a word starting
-    with one of ``starts`` ("directed by X"), or right before one ("X directed"): the
-    nearest; None when none is named within :data:`_AFTER` characters."""
-    cues = [m for m in re.finditer(r"(?<= )\w+", text) if m.group(0).startswith(starts)]
-    best, distance = None, None
-    for passage in others:
-        name = _name(passage[0])
-        if len(name) < 5:  # a one- or two-letter title names anything
-            continue
-        for found in re.finditer(re.escape(name), text):
-            at, end = found.start() + 1, found.end() - 1
-            gaps = [at - c.end() for c in cues if 0 <= at - c.end() <= _AFTER]
-            gaps += [2 * (c.start() - end) + 1 for c in cues if 0 <= c.start() - end <= _BEFORE]
-            if gaps and (distance is None or min(gaps) < distance):
-                best, distance = passage, min(gaps)
-    return best
-
-
 def bridge_of(side: str, noun: str, passages: Sequence[Passage]) -> Passage | None:
     """The fed document the side's own document names as its ``noun`` ("directed by X" →
-    X's document), or None when the side's document or that one is not fed. A document that
-    never writes "<relation> by" may name a maker with "by" alone ("a 2012 film by X")."""
+    X's document: :func:`~drrag_cli.text.relations.related`), or None when the side's
+    document or that one is not fed."""
     own = _own(side, passages)
     others = [p for p in passages if p not in own]
-    starts = named_by(noun)
     for title, text in own:
-        plain = _plain(text).replace(_name(title), " ")  # "The Prairie King" never names "The Prairie"
-        found = _nearest(plain, starts, others)
-        if found is None and noun in _MADE_BY and not re.search(rf" (?:{'|'.join(starts)})\w* by ", plain):
-            found = _nearest(plain, ("by",), others)  # "a 2012 film by X", never after "directed by <not fed>"
+        found = related(title, text, noun, [p[0] for p in others])
         if found is not None:
-            return found
+            return others[found]
     return None
 
 

@@ -25,6 +25,7 @@ from collections.abc import Sequence
 from drrag_cli.answer.compare import Comparison
 from drrag_cli.answer.tables import Lookup
 from drrag_cli.asked import Question
+from drrag_cli.text.relations import without_aside
 from drrag_cli.text.sentences import opening
 
 # country -> the forms that name it (demonyms first); the first form is shown
@@ -62,7 +63,6 @@ _WHAT = re.compile(r"^\s*what\s+nationality\s+(?:is|was|are|were)\s", re.IGNOREC
 _SAME = re.compile(r"\bsame\s+(?:nationality|country)\b", re.IGNORECASE)
 _EITHER = re.compile(r"\bboth\b|\bfrom\b", re.IGNORECASE)
 _BRACKETS = re.compile(r"\([^)]*\)")
-_TRAILING = re.compile(r"\s*\([^)]*\)\s*$")
 _WORD = re.compile(r"\w+")
 
 
@@ -76,11 +76,6 @@ def nationality(text: str) -> tuple[str, str] | None:
 
 def plain_words(text: str) -> str:
     return " ".join(_WORD.findall(text.lower()))
-
-
-def without_aside(title: str) -> str:
-    """A title without its trailing "(…)": "Peter Curtis (tennis)" → "Peter Curtis"."""
-    return _TRAILING.sub("", title)
 
 
 def side_name(title: str) -> str:

@@ -17,8 +17,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from drrag_cli.answer.origin import side_name, without_aside
+from drrag_cli.answer.origin import side_name
 from drrag_cli.asked import Question
+from drrag_cli.text.relations import without_aside
 
 
 def titled_sides(question: Question, titles: Sequence[str]) -> Question:
