@@ -88,7 +88,8 @@ class RetrievalSettings:
     qstar_focus: Annotated[int, Min(0)] = 0  # q* keeps the static doc's N units closest to q; 0 = the whole text
     static_passages: Annotated[int, Min(1)] = 2  # passages of one static document (from the first stage) it brings
     links: bool = True  # CFS also offers the documents a static document links to or names (index/links.py)
-    named_hops: bool = True  # CFS keeps a candidate about a name its static document states (select/bridges.py)
+    named_hops: bool = True  # CFS keeps a candidate about a name its static document states (select/bridges.py);
+    # a two-sided question's named sides lead, each walking to its relation ("directed by X": text/relations.py)
     beside_named: bool = True  # ...and a low-scored named hop's walk its first positive, in a free slot (core.py)
     named_yield: Annotated[float, Min(0.0)] = 0.8  # a doubted (or far less sure) named hop yields to one scored >= this
     chain: Annotated[float, Min(0.0)] = 0.8  # a kept dynamic doc's walk gives a third hop scored >= this; 0 = off

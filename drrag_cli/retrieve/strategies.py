@@ -54,15 +54,17 @@ STATIC_POOL = 10  # first-stage passages searched for k1 static docs from differ
 SPARE = 2  # first-stage documents after the static ones that a barren walk may call on (retrieve/spare.py)
 
 
-def static_docs(ctx: RunContext, spare: int = 0) -> list[list[Selected]]:
-    """The k1 static documents: the top of the first stage, one document each. A document
-    brings up to ``static_passages`` of its passages found there (the best one leads):
-    a note's table row naming the bridge entity is often not its best-ranked passage.
+def static_docs(ctx: RunContext, spare: int = 0, sides: bool = False) -> list[list[Selected]]:
+    """The k1 static documents: the top of the first stage, one document each (with
+    ``sides``, CFS's, the documents a two-sided question names first: :func:`_sides_first`).
+    A document brings up to ``static_passages`` of its passages found there (the best one
+    leads): a note's table row naming the bridge entity is often not its best-ranked passage.
     ``spare`` more documents follow them (the next of the first stage; not traced)."""
     ranked = ctx.first_stage(ctx.params.k1 + spare + STATIC_POOL)
     found = ctx.fetch([pid for pid, _ in ranked])
     ranked = [(pid, s) for pid, s in ranked if pid in found]
-    leads = core.distinct_docs([pid for pid, _ in ranked], ctx.params.k1 + spare, ctx.doc_of)
+    leads = core.distinct_docs([pid for pid, _ in ranked], len(ranked), ctx.doc_of)
+    leads = (_sides_first(ctx.question, leads, found, ctx.params.k1) if sides else leads)[: ctx.params.k1 + spare]
     groups = [
         _with_head(ctx, [Selected(found[pid], "static", s) for pid, s in ranked if ctx.doc_of(pid) == ctx.doc_of(lead)][
             : ctx.params.static_passages
@@ -72,6 +74,27 @@ def static_docs(ctx: RunContext, spare: int = 0) -> list[list[Selected]]:
     ctx.trace["k1"] = ctx.params.k1
     ctx.trace["static"] = [d.passage.to_json(score=round(d.score, 6)) for g in groups[: ctx.params.k1] for d in g]
     return groups
+
+
+def _sides_first(question: str, leads: list[int], found: dict, k1: int) -> list[int]:
+    """``leads`` (one passage per document, in first-stage order) with the documents a
+    two-sided question names by their whole titles first (at most ``k1``, one per title):
+    "Which film has the director who is older, Stadium Nuts or Lady for a Day?" walks from
+    both films, not from one film and "Lady of the Night" (each side's walk then reaches its
+    director: :func:`_relation_hops`). Left as they are when the question offers no sides
+    (:func:`~drrag_cli.text.options.answer_options`) or names fewer than two titles."""
+    from drrag_cli.select.bridges import names_title
+    from drrag_cli.text.options import answer_options
+
+    if not answer_options(question):
+        return leads
+    titles: dict[str, int] = {}
+    for pid in leads:
+        title = found[pid].title
+        if names_title(question, title):
+            titles.setdefault(title.lower(), pid)
+    named = list(titles.values())[:k1]
+    return leads if len(named) < 2 else named + [pid for pid in leads if pid not in named]
 
 
 def _with_head(ctx: RunContext, group: list[Selected]) -> list[Selected]:
@@ -167,6 +190,27 @@ def _side_hops(
     return out
 
 
+def _relation_hops(
+    noun: str, groups: list[list[Selected]], walks: list, found: dict
+) -> dict[tuple[int, int], tuple[str, int]]:
+    """Each walk's candidate that its static document names as the question's relation
+    ``noun`` (:attr:`~drrag_cli.asked.Question.bridge`): "Which film has the director who is
+    older, Stadium Nuts or Lady for a Day?" walks from "Stadium Nuts … directed by Claude Zidi"
+    to Claude Zidi's page, which the classifier, trained on HotpotQA and MuSiQue pairs, scored
+    0.01 (:func:`drrag_cli.text.relations.related`). After a missing side's hop (distance 1, not 0):
+    the side's own document comes first. {} without a relation noun."""
+    from drrag_cli.text.relations import related
+
+    out = {}
+    for i, (group, walk) in enumerate(zip(groups, walks, strict=True)) if noun else ():
+        pids = [pid for pid, _ in walk]
+        text = " ".join(d.passage.text for d in group)
+        j = related(group[0].passage.title, text, noun, [found[pid].title for pid in pids])
+        if j is not None:
+            out[(i, pids[j])] = (found[pids[j]].title, 1)
+    return out
+
+
 def _qdc(ctx: RunContext) -> tuple[list[Selected], dict[int, Any]]:
     """The QDC context, and the q* embedding of each static document (CIS reuses them)."""
     groups = static_docs(ctx)
@@ -198,7 +242,7 @@ class CFS(BaseStrategy):
 
     def run(self, question: str, ctx: RunContext) -> RetrievalResult:
         p = ctx.params
-        groups = static_docs(ctx, SPARE if p.spare else 0)
+        groups = static_docs(ctx, SPARE if p.spare else 0, sides=p.named_hops)
         groups, spares = groups[: p.k1], groups[p.k1 :]
         static_ids, texts, qstar_vecs, lists = walk_lists(ctx, groups, p.depth + p.k1 * p.static_passages)
         linked = ctx.linked([[d.passage.passage_id for d in g] for g in groups], lists)
@@ -254,13 +298,15 @@ class CFS(BaseStrategy):
         """(static index, candidate id) → the name by which the static document leads to
         the candidate and its distance to the question's words
         (:func:`drrag_cli.select.bridges.names_hop`; ``adds``: :func:`~drrag_cli.retrieve.walks.adds_of`)."""
+        from drrag_cli.asked import parse
         from drrag_cli.select import bridges
         from drrag_cli.text.options import answer_options
 
         out: dict[tuple[int, int], tuple[str, int]] = {}
         options = answer_options(ctx.question)
-        if options:  # "A or B?", yes/no: the question names both hops
-            return _side_hops(options, groups, walks, found)
+        if options:  # "A or B?", yes/no: the question names both sides, and perhaps the relation between hops
+            relations = _relation_hops(parse(ctx.question).bridge, groups, walks, found)
+            return relations | _side_hops(options, groups, walks, found)
         seen: dict[str, bool] = {}  # one phrase count per name, not one per candidate
 
         def common(name: str) -> bool:
