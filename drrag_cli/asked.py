@@ -28,7 +28,11 @@ the readers, rewrites and prompts read the :class:`Question`:
   did … die?", "the place of birth of …") or "nationality" ("What nationality is …?",
   "Which country … from?"); "" for none;
 * ``kin``: a parent or spouse a possessive asks about ("When did Y's father die?" → father),
-  "" for none.
+  "" for none;
+* ``links``: how many words join one thing it names to the next: relative words ("where",
+  "whose", "that" …), a possessive "'s", a preposition before an article ("of the", "by a").
+  "Who was in charge of the country where the composer of Aschenbrodel was a citizen?"
+  holds three: a chain of three documents (retrieval gives it a slot for a third hop).
 
 :func:`parse` is cached: a stage that has only the text gets the same object, not a new parse.
 """
@@ -94,6 +98,10 @@ _BRIDGE = re.compile(
     r"\b(?:has|have|had|with|whose)\s+(?:the\s+|a\s+|an\s+)?(?P<noun>[a-z]+)\s+"
     r"(?:who|that|which|was|were|is|are|born|died|from|share|of\s+whom)\b"
     r"|\b(?P<of>[a-z]+)\s+of\s+(?:both\s+)?(?:the\s+)?(?:films?|songs?|albums?|books?|novels?|works?)\b"
+)
+# the words that join one thing a question names to the next (``links``)
+_LINKS = re.compile(
+    r"\b(?:where|whose|which|that|who|whom|when)\b|['’]s\b|\b(?:of|by|in|from|for)\s+(?:the|a|an)\b", re.IGNORECASE
 )
 _DEATH = re.compile(r"\b(?:died|dies|die|death|dead|passed\s+away)\b", re.IGNORECASE)
 # a parent or spouse asked by a possessive (``kin``): "Isabel Moctezuma's father", "Empress Xiaomucheng's husband"
@@ -166,6 +174,7 @@ class Question:
     life: str = ""
     trait: str = ""
     kin: str = ""
+    links: int = 0
 
     @property
     def yes_no(self) -> bool:
@@ -198,6 +207,7 @@ def parse(text: str) -> Question:
         life=_life(text),
         trait="" if options else _trait(flat),  # a choice asks which side, not a trait
         kin=_kin(flat),
+        links=len(_LINKS.findall(flat)),
         **_relation(flat),
     )
 

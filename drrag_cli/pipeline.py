@@ -113,6 +113,7 @@ class Pipeline:
             beside_named=r.beside_named,
             named_yield=r.named_yield,
             chain=r.chain,
+            chain_links=r.chain_links,
             spare=r.spare,
             confident=r.confident,
             fill=r.fill,

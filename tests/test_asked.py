@@ -58,3 +58,16 @@ def test_what_an_open_question_asks_of_a_person(question: str, trait: str) -> No
 )
 def test_the_parent_or_spouse_a_possessive_asks_about(question: str, kin: str) -> None:
     assert parse(question).kin == kin
+
+
+@pytest.mark.parametrize(
+    ("question", "links"),
+    [
+        ("Who was in charge of the country where the composer of Aschenbrodel was a citizen?", 3),
+        ("In which city was the lead engineer of Project Heron born?", 1),
+        ("What county is Heron's lead engineer from?", 1),
+        ("Who directed Harbour Lights?", 1),
+    ],
+)
+def test_the_links_that_join_one_named_thing_to_the_next(question: str, links: int) -> None:
+    assert parse(question).links == links

@@ -405,15 +405,21 @@ def _chain(ctx: RunContext, docs: list[Selected], threshold: float) -> tuple[lis
     """A third hop in a slot CFS left free: each kept dynamic document, in the order CFS
     kept them, is walked as a static one (its q* list without the context's documents, the
     classifier on (q, that document, candidate)), and its first candidate scored at least
-    ``threshold`` is kept, while the context holds fewer than k documents. A three-hop
+    ``threshold`` is kept, while the context holds fewer than k documents, or k + 1 when the
+    question has ``chain_links`` links or more (:attr:`~drrag_cli.asked.Question.links`: "the
+    country where the composer of X was a citizen" asks through three documents). A three-hop
     MuSiQue chain whose first two paragraphs were found otherwise lacks the third, where
     its answer is. Returns the kept documents and their walks, as the trace's queries."""
+    from drrag_cli.asked import parse
+
     p = ctx.params
+    links = parse(ctx.question).links
+    limit = p.k + (0 < p.chain_links <= links)  # a chain of three documents is asked: one slot more
     in_context = {ctx.doc_of(d.passage.passage_id) for d in docs}
     kept: list[Selected] = []
     walks: list[dict[str, Any]] = []
     for hop in [d for d in docs if d.via is not None]:
-        if len(in_context) >= p.k:
+        if len(in_context) >= limit:
             break
         texts, vecs, lists = ctx.qstar_lists([[hop.passage]], p.depth + 1)
         ranked = enumerate(lists[0], start=1)

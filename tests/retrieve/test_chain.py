@@ -33,9 +33,9 @@ def chain(tmp_path_factory: pytest.TempPathFactory) -> tuple[Index, Settings]:
     return indexed(tmp_path_factory.mktemp("chain"), DOCS)
 
 
-def run(chain: tuple[Index, Settings], threshold: float, k: int = 4) -> RetrievalResult:
+def run(chain: tuple[Index, Settings], threshold: float, k: int = 4, links: int = 3) -> RetrievalResult:
     index, settings = chain
-    settings = settings.replace({"retrieval.chain": threshold})
+    settings = settings.replace({"retrieval.chain": threshold, "retrieval.chain_links": links})
     return Pipeline(settings, index=index).retrieve(QUESTION, "cfs", k=k)
 
 
@@ -68,3 +68,11 @@ def test_no_third_hop_in_a_full_context_or_below_the_threshold(chain) -> None:  
     third = [q for q in default.trace["queries"] if q.get("third_hop")]
     assert all(c["decision"] == "below threshold" for q in third for c in q["candidates"])
     assert "Lund University" not in titles(default)
+
+
+def test_a_question_with_enough_links_takes_one_slot_beyond_k(chain) -> None:  # noqa: ANN001
+    # the question's links are "which" and "by the": two, below the default three
+    assert "Lund University" not in titles(run(chain, 0.001, k=2))
+    wider = run(chain, 0.001, k=2, links=2)
+    assert "Lund University" in titles(wider) and len({d.passage.source for d in wider.documents}) == 3
+    assert "Lund University" not in titles(run(chain, 0.001, k=2, links=0))  # 0: never
