@@ -194,11 +194,12 @@ def _relation_hops(
     noun: str, groups: list[list[Selected]], walks: list, found: dict
 ) -> dict[tuple[int, int], tuple[str, int]]:
     """Each walk's candidate that its static document names as the question's relation
-    ``noun`` (:attr:`~drrag_cli.asked.Question.bridge`): "Which film has the director who is
-    older, Stadium Nuts or Lady for a Day?" walks from "Stadium Nuts … directed by Claude Zidi"
-    to Claude Zidi's page, which the classifier, trained on HotpotQA and MuSiQue pairs, scored
-    0.01 (:func:`drrag_cli.text.relations.related`). After a missing side's hop (distance 1, not 0):
-    the side's own document comes first. {} without a relation noun."""
+    ``noun`` (:attr:`~drrag_cli.asked.Question.bridge`, else ``kin``): "Which film has the
+    director who is older, Stadium Nuts or Lady for a Day?" walks from "Stadium Nuts … directed
+    by Claude Zidi" to Claude Zidi's page, which the classifier, trained on HotpotQA and MuSiQue
+    pairs, scored 0.01 (:func:`drrag_cli.text.relations.related`); so does "Where was the director
+    of film Ugly Me born?". At distance 1, not 0: a missing side's own document, and a name
+    right beside the question's words, come first. {} without a relation noun."""
     from drrag_cli.text.relations import related
 
     out = {}
@@ -302,11 +303,11 @@ class CFS(BaseStrategy):
         from drrag_cli.select import bridges
         from drrag_cli.text.options import answer_options
 
-        out: dict[tuple[int, int], tuple[str, int]] = {}
+        asked = parse(ctx.question)  # "the director of film X", "X's father": the relation names the hop
+        out = _relation_hops(asked.bridge or asked.kin, groups, walks, found)
         options = answer_options(ctx.question)
         if options:  # "A or B?", yes/no: the question names both sides, and perhaps the relation between hops
-            relations = _relation_hops(parse(ctx.question).bridge, groups, walks, found)
-            return relations | _side_hops(options, groups, walks, found)
+            return out | _side_hops(options, groups, walks, found)
         seen: dict[str, bool] = {}  # one phrase count per name, not one per candidate
 
         def common(name: str) -> bool:
@@ -325,7 +326,7 @@ class CFS(BaseStrategy):
                 if linking:
                     hops.append(bridges.linked_gap(ctx.question, units, p.source, p.title, aliases.get(pid, ())))
                 hop = min((h for h in hops if h), key=lambda h: h[1], default=None)
-                if hop:
+                if hop and (i, pid) not in out:
                     out[(i, pid)] = hop
         return out
 

@@ -49,6 +49,13 @@ def test_cfs_walks_from_each_film_to_its_director(films) -> None:  # noqa: ANN00
     assert named == {"Maren Solberg", "Poul Vester"}
 
 
+def test_an_open_question_walks_to_the_relation_it_asks_for(films) -> None:  # noqa: ANN001
+    index, settings = films
+    result = Pipeline(settings, index=index).retrieve("Where was the director of film Salt Meadow born?", "cfs", k=4)
+    hop = next(c for q in result.trace["queries"] for c in q["candidates"] if c.get("named") == "Poul Vester")
+    assert hop["decision"] == "kept" and Path(hop["source"]).name == "poul-vester.md"
+
+
 def test_the_older_director_is_read_in_code(films) -> None:  # noqa: ANN001
     index, settings = films
     result = Pipeline(settings, index=index).ask(QUESTION)
