@@ -79,9 +79,10 @@ def static_docs(ctx: RunContext, spare: int = 0, sides: bool = False) -> list[li
 def _sides_first(question: str, leads: list[int], found: dict, k1: int) -> list[int]:
     """``leads`` (one passage per document, in first-stage order) with the documents a
     two-sided question names by their whole titles first (at most ``k1``, one per title):
-    "Which film has the director who is older, Stadium Nuts or Lady for a Day?" walks from
-    both films, not from one film and "Lady of the Night" (each side's walk then reaches its
-    director: :func:`_relation_hops`). Left as they are when the question offers no sides
+    "Which film whose director was born first, Hans in Every Street or Halloween 4: The Return
+    of Michael Myers?" walks from both films, not from one and the look-alike the first stage
+    ranked second ("Halloween: The Curse of Michael Myers"); each side's walk then reaches its
+    director (:func:`_relation_hops`). Left as they are when the question offers no sides
     (:func:`~drrag_cli.text.options.answer_options`) or names fewer than two titles."""
     from drrag_cli.select.bridges import names_title
     from drrag_cli.text.options import answer_options
