@@ -77,7 +77,7 @@ class Params:
     beside_named: bool = True  # ...and, in a free slot, the walk's first positive beside a low-scored one
     named_yield: float = 0.8  # ...yielding to a candidate scored >= this when doubted or 0.4 less sure
     chain: float = 0.8  # CFS walks each kept dynamic document for a third hop scored >= this (0 = off)
-    chain_links: int = 3  # a question with this many links (Question.links) may take k + 1 for it (0 = never)
+    chain_links: int = 0  # a question with this many links (Question.links) may take k + 1 for it (0 = never)
     spare: float = 0.7  # a barren walk: a spare first-stage document's pair scored >= this joins (0 = off)
     confident: float = 0.9  # a walk's most probable candidate scored >= this goes before its first keep (0 = off)
     fill: float = 0.0  # a barren walk keeps, in a free slot, a candidate it links to scored >= this (0 = off)

@@ -71,7 +71,7 @@ def test_no_third_hop_in_a_full_context_or_below_the_threshold(chain) -> None:  
 
 
 def test_a_question_with_enough_links_takes_one_slot_beyond_k(chain) -> None:  # noqa: ANN001
-    # the question's links are "which" and "by the": two, below the default three
+    # the question's links are "which" and "by the": two, below three
     assert "Lund University" not in titles(run(chain, 0.001, k=2))
     wider = run(chain, 0.001, k=2, links=2)
     assert "Lund University" in titles(wider) and len({d.passage.source for d in wider.documents}) == 3
