@@ -93,7 +93,7 @@ class RetrievalSettings:
     beside_named: bool = True  # ...and a low-scored named hop's walk its first positive, in a free slot (core.py)
     named_yield: Annotated[float, Min(0.0)] = 0.8  # a doubted (or far less sure) named hop yields to one scored >= this
     chain: Annotated[float, Min(0.0)] = 0.8  # a kept dynamic doc's walk gives a third hop scored >= this; 0 = off
-    chain_links: Annotated[int, Min(0)] = 0  # ...in a slot beyond k when the question has this many links (3); 0 = never
+    chain_links: Annotated[int, Min(0)] = 0  # ...in a slot beyond k for a question with this many links; 0 = never
     spare: Annotated[float, Min(0.0)] = 0.7  # a barren walk: a spare first-stage doc's pair >= this joins; 0 = off
     confident: Annotated[float, Min(0.0)] = 0.9  # a walk's most probable candidate >= this goes before its first keep
     fill: Annotated[float, Min(0.0)] = 0.0  # a barren walk keeps a candidate it links to >= this (free slot); 0 = off
