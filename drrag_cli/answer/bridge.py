@@ -11,8 +11,9 @@ after the relation word; then in that document the value: a birth or death date
 the cue's kind that shares most words with the question (:mod:`.compare`). One mechanism
 for any relation noun (:mod:`drrag_cli.text.relations`, which CFS also walks by): a noun's
 verb stem ("director" → "direct") and a few irregular ones ("author" → "wrote", "father" →
-"son of") are what a side's document uses to name it. Only when both sides' values are read, comparable and different
-does this decide; otherwise :func:`bridge_compare` returns None and the model answers.
+"son of") are what a side's document uses to name it. Only when both sides' values are read,
+comparable and different does this decide; otherwise :func:`bridge_compare` returns None and
+the model answers.
 """
 
 from __future__ import annotations

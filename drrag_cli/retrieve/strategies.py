@@ -83,11 +83,11 @@ def _sides_first(question: str, leads: list[int], found: dict, k1: int) -> list[
     of Michael Myers?" walks from both films, not from one and the look-alike the first stage
     ranked second ("Halloween: The Curse of Michael Myers"); each side's walk then reaches its
     director (:func:`_relation_hops`). Left as they are when the question offers no sides
-    (:func:`~drrag_cli.text.options.answer_options`) or names fewer than two titles."""
+    (:attr:`~drrag_cli.asked.Question.options`) or names fewer than two titles."""
+    from drrag_cli.asked import parse
     from drrag_cli.select.bridges import names_title
-    from drrag_cli.text.options import answer_options
 
-    if not answer_options(question):
+    if not parse(question).options:
         return leads
     titles: dict[str, int] = {}
     for pid in leads:
@@ -203,8 +203,10 @@ def _relation_hops(
     right beside the question's words, come first. {} without a relation noun."""
     from drrag_cli.text.relations import related
 
-    out = {}
-    for i, (group, walk) in enumerate(zip(groups, walks, strict=True)) if noun else ():
+    out: dict[tuple[int, int], tuple[str, int]] = {}
+    if not noun:
+        return out
+    for i, (group, walk) in enumerate(zip(groups, walks, strict=True)):
         pids = [pid for pid, _ in walk]
         text = " ".join(d.passage.text for d in group)
         j = related(group[0].passage.title, text, noun, [found[pid].title for pid in pids])
@@ -302,11 +304,10 @@ class CFS(BaseStrategy):
         (:func:`drrag_cli.select.bridges.names_hop`; ``adds``: :func:`~drrag_cli.retrieve.walks.adds_of`)."""
         from drrag_cli.asked import parse
         from drrag_cli.select import bridges
-        from drrag_cli.text.options import answer_options
 
         asked = parse(ctx.question)  # "the director of film X", "X's father": the relation names the hop
         out = _relation_hops(asked.bridge or asked.kin, groups, walks, found)
-        options = answer_options(ctx.question)
+        options = asked.options
         if options:  # "A or B?", yes/no: the question names both sides, and perhaps the relation between hops
             return out | _side_hops(options, groups, walks, found)
         seen: dict[str, bool] = {}  # one phrase count per name, not one per candidate
