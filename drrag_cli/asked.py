@@ -29,6 +29,9 @@ the readers, rewrites and prompts read the :class:`Question`:
   "Which country … from?"); "" for none;
 * ``kin``: a parent or spouse a possessive asks about ("When did Y's father die?" → father),
   "" for none;
+* ``kin_path``: the parent / spouse / child links a kin word is made of, the named person's
+  first ("Who is X's paternal grandmother?" → father, mother; "the mother-in-law of X" →
+  spouse, mother): the first is the second document's relation to the first;
 * ``links``: how many words join one thing it names to the next: relative words ("where",
   "whose", "that" …), a possessive "'s", a preposition before an article ("of the", "by a").
   "Who was in charge of the country where the composer of Aschenbrodel was a citizen?"
@@ -105,7 +108,25 @@ _LINKS = re.compile(
 )
 _DEATH = re.compile(r"\b(?:died|dies|die|death|dead|passed\s+away)\b", re.IGNORECASE)
 # a parent or spouse asked by a possessive (``kin``): "Isabel Moctezuma's father", "Empress Xiaomucheng's husband"
-_KIN = re.compile(r"['’]s\s+(father|mother|husband|wife|spouse)\b", re.IGNORECASE)
+_KIN = re.compile(r"['’]s\s+(father|mother|husband|wife|spouse)\b(?!-)", re.IGNORECASE)
+# a kin word as the chain of parent / spouse / child links it is made of (``kin_path``)
+_KIN_LINKS = {
+    **{w: (w,) for w in ("father", "mother", "husband", "wife", "spouse", "child")},
+    "son": ("child",), "daughter": ("child",),
+    "paternal grandfather": ("father", "father"), "paternal grandmother": ("father", "mother"),
+    "maternal grandfather": ("mother", "father"), "maternal grandmother": ("mother", "mother"),
+    "grandfather": ("parent", "father"), "grandmother": ("parent", "mother"),
+    "father-in-law": ("spouse", "father"), "mother-in-law": ("spouse", "mother"),
+    "son-in-law": ("child", "spouse"), "daughter-in-law": ("child", "spouse"), "child-in-law": ("child", "spouse"),
+    "uncle": ("parent", "brother"), "aunt": ("parent", "sister"),
+    "stepfather": ("mother", "spouse"), "stepmother": ("father", "spouse"),
+}  # fmt: skip
+_KIN_WORD = "|".join(sorted((re.escape(w) for w in _KIN_LINKS), key=len, reverse=True))
+# "X's paternal grandfather", "the mother-in-law of X" (a name after "of": "the spouse of the director of
+# X" and "the spouse of Big Eye's director" reach the spouse last, not first)
+_KIN_ASKED = re.compile(
+    rf"['’]s\s+({_KIN_WORD})\b(?!-)|\bthe\s+({_KIN_WORD})\s+of\s+(?-i:[A-Z])(?![^?]*['’]s\b)", re.IGNORECASE
+)
 # what an open question asks of a person (``trait``), tried in order
 _TRAITS = (
     ("birthplace", re.compile(r"\bplace\s+of\s+birth\b|\bbirthplace\b|^where\b.*\bborn\b")),
@@ -174,7 +195,14 @@ class Question:
     life: str = ""
     trait: str = ""
     kin: str = ""
+    kin_path: tuple[str, ...] = ()
     links: int = 0
+
+    @property
+    def hop(self) -> str:
+        """The relation the question's second document stands in to the one it names: the
+        bridge, else its kin path's first link ("X's paternal grandfather" → father)."""
+        return self.bridge or (self.kin_path[0] if self.kin_path else "")
 
     @property
     def yes_no(self) -> bool:
@@ -207,6 +235,7 @@ def parse(text: str) -> Question:
         life=_life(text),
         trait="" if options else _trait(flat),  # a choice asks which side, not a trait
         kin=_kin(flat),
+        kin_path=_kin_path(flat),
         links=len(_LINKS.findall(flat)),
         **_relation(flat),
     )
@@ -230,6 +259,13 @@ def _kin(flat: str) -> str:
     for none."""
     found = _KIN.search(flat)
     return found.group(1).lower() if found else ""
+
+
+def _kin_path(flat: str) -> tuple[str, ...]:
+    """The links a kin word is made of, nearest the named person first ("X's maternal
+    grandmother" → mother, mother; "the father-in-law of X" → spouse, father), () for none."""
+    found = _KIN_ASKED.search(flat)
+    return _KIN_LINKS[(found.group(1) or found.group(2)).lower()] if found else ()
 
 
 def _bridge(flat: str) -> str:

@@ -54,10 +54,29 @@ def test_what_an_open_question_asks_of_a_person(question: str, trait: str) -> No
         ("Where did Isabel Moctezuma's father die?", "father"),
         ("What nationality is Empress Xiaomucheng's husband?", "husband"),
         ("Where was the director of film Ugly Me born?", ""),
+        ("Who is Viola Katherine Clemmons's father-in-law?", ""),  # not her father
     ],
 )
 def test_the_parent_or_spouse_a_possessive_asks_about(question: str, kin: str) -> None:
     assert parse(question).kin == kin
+
+
+@pytest.mark.parametrize(
+    ("question", "path", "hop"),
+    [
+        ("Who is Ali Ibn Husayn Zayn Al-Abidin's paternal grandmother?", ("father", "mother"), "father"),
+        ("Who is the maternal grandfather of Agnes Of Burgundy?", ("mother", "father"), "mother"),
+        ("Who is Viola Katherine Clemmons's father-in-law?", ("spouse", "father"), "spouse"),
+        ("Who is the aunt of Diana Forbes-Robertson?", ("parent", "sister"), "parent"),
+        ("Where was the father of Lope Díaz born?", ("father",), "father"),
+        ("Who is the spouse of the director of Jump for Glory?", (), ""),  # the spouse is the last hop
+        ("Who is the spouse of Big Eye's main director?", (), ""),
+        ("Who is the child of the director of film Devotion?", (), "director"),  # the bridge comes first
+    ],
+)
+def test_a_kin_word_is_the_chain_of_links_it_is_made_of(question: str, path: tuple, hop: str) -> None:
+    asked = parse(question)
+    assert (asked.kin_path, asked.hop) == (path, hop)
 
 
 @pytest.mark.parametrize(

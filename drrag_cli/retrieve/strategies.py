@@ -195,7 +195,7 @@ def _relation_hops(
     noun: str, groups: list[list[Selected]], walks: list, found: dict
 ) -> dict[tuple[int, int], tuple[str, int]]:
     """Each walk's candidate that its static document names as the question's relation
-    ``noun`` (:attr:`~drrag_cli.asked.Question.bridge`, else ``kin``): "Which film has the
+    ``noun`` (:attr:`~drrag_cli.asked.Question.hop`: the bridge, else the kin path's first link): "Which film has the
     director who is older, Stadium Nuts or Lady for a Day?" walks from "Stadium Nuts … directed
     by Claude Zidi" to Claude Zidi's page, which the classifier, trained on HotpotQA and MuSiQue
     pairs, scored 0.01 (:func:`drrag_cli.text.relations.related`); so does "Where was the director
@@ -306,7 +306,7 @@ class CFS(BaseStrategy):
         from drrag_cli.select import bridges
 
         asked = parse(ctx.question)  # "the director of film X", "X's father": the relation names the hop
-        out = _relation_hops(asked.bridge or asked.kin, groups, walks, found)
+        out = _relation_hops(asked.hop, groups, walks, found)
         options = asked.options
         if options:  # "A or B?", yes/no: the question names both sides, and perhaps the relation between hops
             return out | _side_hops(options, groups, walks, found)

@@ -25,6 +25,8 @@ _NAMED_BY = {
     "writer": ("writ", "wrote", "author"),
     "father": ("father", "son", "daughter", "child"),
     "mother": ("mother", "son", "daughter", "child"),
+    "parent": ("son", "daughter", "child", "father", "mother"),
+    "child": ("son", "daughter", "child", "father", "mother"),
     "spouse": ("spouse", "married", "wife", "husband", "consort", "widow"),
     "wife": ("wife", "married", "husband", "consort", "widow"),
     "husband": ("husband", "married", "wife", "consort", "widow"),
