@@ -193,7 +193,8 @@ def fingerprint(
         "embedding": settings.embedding.model,
         "chunk_words": settings.index.chunk_words,
         "search": {f: s["search"][f] for f in ("rrf_k", "candidates")},
-        "retrieval": {f: s["retrieval"][f] for f in ("k1", "first_stage", "depth", "per_static")},
+        # every rule of the walks (named hops, chain, spare …): the strategy and k are the run's own
+        "retrieval": {f: v for f, v in s["retrieval"].items() if f not in ("strategy", "k")},
     }
     parts = spec_parts(strategies)
     plans = [parse_plan(spec) for spec in strategies]
@@ -202,6 +203,7 @@ def fingerprint(
     answering = any(registry.get(p.strategy).answers for p in plans)
     if llm or answering or parts & {"dmqr", "dmqr-adaptive", "dslr"}:  # dslr counts tokens with the LLM's tokenizer
         run["llm_settings"] = {f: s["llm"][f] for f in ("model_path", "n_ctx", "max_tokens", "temperature")}
+        run["answer"] = s["answer"]  # the readers and their order, the answer mode
     if "dslr" in parts:
         run["refine"] = {
             **{f: s["refine"][f] for f in ("scorer", "empty", "min_sentences")},

@@ -204,3 +204,21 @@ def test_rows_by_question_type(tmp_path: Path) -> None:
     assert data["by_type"] == json.loads(json.dumps(result.by_type))
     assert [r["qtype"] for r in lines(out)] == ["bridge", "bridge", "bridge", "comparison"]
     assert "| comparison | bm25 | 2 |" in (out / "results.md").read_text(encoding="utf-8")
+
+
+def test_the_fingerprint_holds_every_walk_rule_and_the_answer_readers(dataset) -> None:  # noqa: ANN001
+    """A resumed --out folder made with another walk rule (retrieval.chain_links) or another
+    reader order must be refused, not mixed into one result."""
+    from drrag_cli.evaluate.runner import fingerprint
+
+    base = make_settings()
+    chain = base.replace({"retrieval.chain_links": 3})
+    readers = base.replace({"answer.readers": ["compare"]})
+
+    def run(settings: Settings, llm: bool) -> dict[str, Any]:
+        return fingerprint(dataset, settings, ["cfs"], [4], llm, [4], 0.0)
+
+    assert run(base, False) != run(chain, False)
+    assert run(base, False) == run(readers, False)  # no answers, no readers read
+    assert run(base, True) != run(readers, True)
+    assert run(base, False) == run(base.replace({"retrieval.k": 6}), False)  # k is the run's own
