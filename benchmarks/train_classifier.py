@@ -2,11 +2,12 @@
 
 Data split (strict — the retrieval/QA benchmarks depend on it):
   train/validation: HotpotQA train100 (+ its corpus), HotpotQA dev500 questions 250..499
-                    (corpus = their own paragraphs only), MuSiQue train100 (+ its corpus);
-                    20% of each file's questions (whole questions) held out for validation.
+                    (corpus = their own paragraphs only), MuSiQue train100 (+ its corpus),
+                    2WikiMultihopQA train500 (its own paragraphs); 20% of each file's
+                    questions (whole questions) held out for validation.
   test, never used for fitting or choosing anything: HotpotQA dev500 questions 0..249
-                    (corpus = all 4,858 dev500 paragraphs, as in the benchmarks) and
-                    MuSiQue dev100 (its own paragraphs).
+                    (corpus = all 4,858 dev500 paragraphs, as in the benchmarks), MuSiQue
+                    dev100 and 2WikiMultihopQA dev182 (their own paragraphs).
 
 Usage (from the repo root; each dataset is indexed once in the eval cache, pools are pickled in benchmarks/out/):
   .venv/bin/python benchmarks/train_classifier.py mine        # embed + mine pairs (slow once)
@@ -48,6 +49,7 @@ def datasets() -> dict[str, tuple[Dataset, str]]:
     """name → (dataset, role) with role 'train' (train+val) or 'test'."""
     hp = DATA / "hotpotqa"
     mq = DATA / "musique"
+    wk = DATA / "2wiki"
     dev = load_dataset(hp / "dev500.ircot.jsonl")
     return {
         "hotpot_train100": (load_dataset(hp / "train100.hotpot.json",
@@ -55,34 +57,36 @@ def datasets() -> dict[str, tuple[Dataset, str]]:
         "hotpot_dev250_499": (_subset(dev, 250, 500, own_corpus=True), "train"),
         "musique_train100": (load_dataset(mq / "train100.musique.json",
                                           corpus=mq / "train100.corpus.json"), "train"),
+        "2wiki_train500": (load_dataset(wk / "train500.2wiki.json"), "train"),
         "hotpot_dev0_249": (_subset(dev, 0, 250, own_corpus=False), "test"),
         "musique_dev100": (load_dataset(mq / "dev100.musique.json"), "test"),
+        "2wiki_dev182": (load_dataset(wk / "dev182.2wiki.json"), "test"),
     }
 
 
 def mine() -> dict[str, PairPool]:
-    """Index each dataset's paragraphs (eval cache) and mine pairs with the product's retrieval."""
+    """Index each dataset's paragraphs (eval cache) and mine pairs with the product's retrieval;
+    a dataset already in pools.pkl is kept as mined."""
     from drrag_cli.config import Settings
     from drrag_cli.select.train import mine_datasets
 
     settings = Settings().replace({"embedding.threads": 1})
-    pools = {}
+    path = OUT / "pools.pkl"
+    pools = pickle.loads(path.read_bytes()) if path.is_file() else {}
     for name, (ds, _role) in datasets().items():
+        if name in pools:
+            continue
         t = time.time()
         pools[name] = mine_datasets([dataclasses.replace(ds, name=name)], settings, progress=print)[0]
         print(f"  {name}: {time.time() - t:.0f}s")
-    OUT.mkdir(parents=True, exist_ok=True)  # git-ignored: absent on a fresh clone
-    with (OUT / "pools.pkl").open("wb") as fh:
-        pickle.dump(pools, fh)
+        OUT.mkdir(parents=True, exist_ok=True)  # git-ignored: absent on a fresh clone
+        path.write_bytes(pickle.dumps(pools))  # after each dataset: a crash keeps the ones mined
     return pools
 
 
 def load_pools() -> dict[str, PairPool]:
-    path = OUT / "pools.pkl"
-    if not path.is_file():
-        return mine()
-    with path.open("rb") as fh:
-        return pickle.load(fh)
+    pools = pickle.loads((OUT / "pools.pkl").read_bytes()) if (OUT / "pools.pkl").is_file() else {}
+    return pools if set(pools) >= set(DATASET_ROLES) else mine()
 
 
 # ------------------------------------------------------------------ feature cache
@@ -122,8 +126,9 @@ def triples_of(pool: PairPool, rows: list[int]) -> list[tuple[int, int, int]]:
 
 
 DATASET_ROLES = {"hotpot_train100": (None, "train"), "hotpot_dev250_499": (None, "train"),
-                 "musique_train100": (None, "train"), "hotpot_dev0_249": (None, "test"),
-                 "musique_dev100": (None, "test")}
+                 "musique_train100": (None, "train"), "2wiki_train500": (None, "train"),
+                 "hotpot_dev0_249": (None, "test"), "musique_dev100": (None, "test"),
+                 "2wiki_dev182": (None, "test")}
 TRAIN = [n for n, (_, r) in DATASET_ROLES.items() if r == "train"]
 TEST = [n for n, (_, r) in DATASET_ROLES.items() if r == "test"]
 
@@ -241,7 +246,7 @@ WEIGHTS = ROOT / "drrag_cli" / "select" / "weights"
 
 
 def test_report(clf, pools: dict[str, PairPool]) -> dict:
-    """Metrics on the untouched test sets (dev500[0:250], MuSiQue dev100)."""
+    """Metrics on the untouched test sets (dev500[0:250], MuSiQue dev100, 2Wiki dev182)."""
     from drrag_cli.select.mining import pool_features
     from drrag_cli.select.simulate import KS, cfs_scores, first_stage_recall, simulate_cfs, simulate_cis
     from drrag_cli.select.train import CIS_GRID, balanced_rows, pair_metrics
@@ -302,6 +307,8 @@ SOURCES = {
     "hotpot_dev0_249": "shared/data/hotpotqa/dev500.ircot.jsonl questions 0..249 "
                        "(corpus: all 4,858 dev500 paragraphs)",
     "musique_dev100": "shared/data/musique/dev100.musique.json",
+    "2wiki_train500": "shared/data/2wiki/train500.2wiki.json (corpus: its own paragraphs)",
+    "2wiki_dev182": "shared/data/2wiki/dev182.2wiki.json (corpus: its own paragraphs)",
 }
 
 
