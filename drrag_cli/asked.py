@@ -96,11 +96,14 @@ _ACTIVE = re.compile(
     re.IGNORECASE,
 )
 # -- a bridge: "Which film has the director who …", "… whose composer was born …", "the
-# directors of films X and Y": the noun the sides are reached through (plural folded)
+# directors of films X and Y", "has the older director", "Which film's director …": the noun
+# the sides are reached through (plural folded)
 _BRIDGE = re.compile(
     r"\b(?:has|have|had|with|whose)\s+(?:the\s+|a\s+|an\s+)?(?P<noun>[a-z]+)\s+"
     r"(?:who|that|which|was|were|is|are|born|died|from|share|of\s+whom)\b"
     r"|\b(?P<of>[a-z]+)\s+of\s+(?:both\s+)?(?:the\s+)?(?:films?|songs?|albums?|books?|novels?|works?)\b"
+    r"|\b(?:has|have|had|with)\s+(?:the\s+|an\s+)(?:older|oldest|younger|youngest|elder)\s+(?P<aged>[a-z]+)\b"
+    r"|^\s*[Ww]hich\s+[a-z]+['’]s\s+(?P<own>[a-z]+)\s+(?:was|were|is|are|died|born)\b"
 )
 # the words that join one thing a question names to the next (``links``)
 _LINKS = re.compile(
@@ -275,7 +278,7 @@ def _bridge(flat: str) -> str:
     found = _BRIDGE.search(flat)
     if found is None:
         return ""
-    noun = found.group("noun") or found.group("of")
+    noun = next(found.group(g) for g in ("noun", "of", "aged", "own") if found.group(g))
     if noun.endswith(("ors", "ers")):
         noun = noun[:-1]
     return "" if noun in CUES or noun in STOP else noun
