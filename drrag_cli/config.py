@@ -38,6 +38,7 @@ class Min:
 SearchMode = Literal["hybrid", "bm25", "dense"]
 FirstStage = Literal["hybrid", "dense", "sm", "bm25"]
 CfsRule = Literal["first", "best"]
+QstarVectors = Literal["encode", "composed"]
 EmbeddingRuntime = Literal["auto", "onnx", "torch"]
 RewriteStrategy = Literal["gqr", "kwr", "par", "cce", "adaptive"]
 IndexBackend = Literal["local", "milvus"]
@@ -86,6 +87,7 @@ class RetrievalSettings:
     per_static: Annotated[int, Min(0)] = 0  # positives CFS keeps per static document (in turns); 0 = 1 at k<=4, else k1
     cfs_rule: CfsRule = "first"  # first = the paper's first positive in rank order | best = most probable
     qstar_focus: Annotated[int, Min(0)] = 0  # q* keeps the static doc's N units closest to q; 0 = the whole text
+    qstar_vectors: QstarVectors = "encode"  # q*'s embedding: encode q + d, or "composed" from q's and d's vectors
     static_passages: Annotated[int, Min(1)] = 2  # passages of one static document (from the first stage) it brings
     links: bool = True  # CFS also offers the documents a static document links to or names (index/links.py)
     named_hops: bool = True  # CFS keeps a candidate about a name its static document states (select/bridges.py);

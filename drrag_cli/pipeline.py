@@ -107,6 +107,7 @@ class Pipeline:
             rule=r.cfs_rule,
             threshold=self.settings.classifier.threshold,
             focus=r.qstar_focus,
+            qstar_vectors=r.qstar_vectors,
             static_passages=r.static_passages,
             links=r.links,
             named_hops=r.named_hops,

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from drrag_cli.retrieve.concat import concat_query
 from drrag_cli.types import Passage
 
+QSTAR_WEIGHTS = (0.357523, 0.757794)  # the shipped classifier's qstar_fallback, for a strategy without it
 MAX_SIBLINGS = 64  # CFS reads a static document's links from all its passages up to this many
 
 if TYPE_CHECKING:
@@ -71,6 +72,7 @@ class Params:
     rule: str = "first"  # CFS rule: first | best
     threshold: float = 0.0  # classifier threshold; 0 = the model's own for the use
     focus: int = 0  # q* keeps the static doc's `focus` units closest to q (0 = whole text)
+    qstar_vectors: str = "encode"  # q*'s embedding: "encode" it, or "composed" from q's and the document's
     static_passages: int = 2  # passages one static document brings from the first stage
     links: bool = True  # CFS offers the documents a static document links to (index/links.py)
     named_hops: bool = True  # CFS keeps a candidate about a name its static document states (select/bridges.py)
@@ -238,12 +240,28 @@ class RunContext:
             texts = [self.qstar_text(group) for group in statics]
             vecs: list[Any] = [None] * len(texts)
             if self.params.mode != "bm25" and texts:
-                vecs = list(self.index.embed(texts))
+                composed = self.params.qstar_vectors == "composed"
+                vecs = list(self._composed(statics) if composed else self.index.embed(texts))
             mode = self.params.mode
             lists = [self.index.ranked(t, mode, depth, vec=v) for t, v in zip(texts, vecs, strict=True)]
             return texts, vecs, lists
 
         return self.timed("retrieve_s", go)
+
+    def _composed(self, statics: Sequence[Sequence[Passage]]) -> Any:
+        """q*'s embeddings without running the encoder: normalise(a·q + b·d), d the mean of the
+        static document's stored passage vectors, (a, b) the classifier's fitted
+        ``qstar_fallback`` (:func:`drrag_cli.select.features.qstar_fallback`)."""
+        import numpy as np
+
+        from drrag_cli.select.features import qstar_fallback
+
+        weights = getattr(self.classifier, "fallback", None) or QSTAR_WEIGHTS
+        docs = []
+        for group in statics:
+            vecs = self.index.vectors([p.passage_id for p in group])
+            docs.append(vecs.mean(axis=0))
+        return qstar_fallback(np.asarray(self.q_vec), np.stack(docs), weights)
 
     def fetch(self, ids: Sequence[int]) -> dict[int, Passage]:
         """Passages by id (each read from the store once per question)."""

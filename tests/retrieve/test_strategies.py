@@ -70,6 +70,22 @@ def test_cfs_offers_the_linked_profile_first(bridge) -> None:  # noqa: ANN001
     assert any(w and w[0]["title"] == "Tobias Lindqvist" and w[0]["decision"] == "kept" for w in walks)
 
 
+def test_composed_qstar_walks_to_the_second_hop_without_the_encoder(bridge) -> None:  # noqa: ANN001
+    """retrieval.qstar_vectors: composed builds q*'s vector from q's and the static document's
+    stored vectors: the encoder embeds the question alone, and the q* walk still reaches
+    the bridge's page."""
+    index, _ = bridge
+    encoded: list[str] = []
+    embed = index.embed
+    index.embed = lambda texts: encoded.extend(texts) or embed(texts)  # every text the encoder embeds
+    try:
+        cfs = run(bridge, "cfs", 3, links=False, named_hops=False, qstar_vectors="composed")
+    finally:
+        del index.embed
+    assert "Tobias Lindqvist" in titles(cfs)
+    assert encoded == [QUESTION]
+
+
 def test_cis_drops_the_planted_irrelevant_passage(bridge) -> None:  # noqa: ANN001
     # k = 7: the QDC context is the whole corpus, lentil soup included. The configured
     # classifier.threshold replaces the model's recall-minded CIS threshold here (the
