@@ -82,5 +82,5 @@ for step in "${steps[@]}"; do
     *) echo "unknown step $step (steps: machine recall answers answers-qwen speed render)" >&2; exit 1 ;;
   esac
   # the step's wall seconds and the code it measured, for the steps table of docs/BENCHMARKS.md
-  [ "$step" = render ] || echo "$((SECONDS - start)) $(git rev-parse --short HEAD)" > "$OUT/times/$step.txt"
+  [ "$step" = render ] || echo "$((SECONDS - start)) $(git rev-parse --short HEAD 2>/dev/null || echo "no-git")" > "$OUT/times/$step.txt"
 done
