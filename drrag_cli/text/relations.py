@@ -37,6 +37,9 @@ _NAMED_BY = {
 # relations a work's maker stands in: a document that never says "directed" may say "a film by X"
 MADE_BY = frozenset({"director", "author", "writer", "creator", "performer"})  # "a song by X"
 AFTER, BEFORE = 25, 3  # how far (plain characters) a name stands after / before the relation word
+# a relative is often described before named: "a son of former Lillestrøm player Kjetil Osvold"
+KIN = frozenset({"father", "mother", "parent", "child", "spouse", "wife", "husband"})
+KIN_AFTER = 50
 _TRAILING = re.compile(r"\s*\([^)]*\)\s*$")
 
 
@@ -67,10 +70,10 @@ def title_name(title: str) -> str:
     return plain(without_aside(title))
 
 
-def nearest(text: str, starts: tuple[str, ...], titles: Sequence[str]) -> int | None:
+def nearest(text: str, starts: tuple[str, ...], titles: Sequence[str], after: int = AFTER) -> int | None:
     """The index of the title in ``titles`` that ``text`` (plain) names right after a word
     starting with one of ``starts`` ("directed by X"), or right before one ("X directed"):
-    the nearest; None when none is named within :data:`AFTER` characters."""
+    the nearest; None when none is named within ``after`` characters."""
     cues = [m for m in re.finditer(r"(?<= )\w+", text) if m.group(0).startswith(starts)]
     best, distance = None, None
     for i, title in enumerate(titles):
@@ -79,7 +82,7 @@ def nearest(text: str, starts: tuple[str, ...], titles: Sequence[str]) -> int | 
             continue
         for found in re.finditer(re.escape(name), text):
             at, end = found.start() + 1, found.end() - 1
-            gaps = [at - c.end() for c in cues if 0 <= at - c.end() <= AFTER]
+            gaps = [at - c.end() for c in cues if 0 <= at - c.end() <= after]
             gaps += [2 * (c.start() - end) + 1 for c in cues if 0 <= c.start() - end <= BEFORE]
             if gaps and (distance is None or min(gaps) < distance):
                 best, distance = i, min(gaps)
@@ -93,7 +96,7 @@ def related(title: str, text: str, noun: str, titles: Sequence[str]) -> int | No
     Prairie King" does not name "The Prairie")."""
     starts = named_by(noun)
     text = plain(text).replace(title_name(title), " ")
-    found = nearest(text, starts, titles)
+    found = nearest(text, starts, titles, KIN_AFTER if noun in KIN else AFTER)
     if found is None and noun in MADE_BY and not re.search(rf" (?:{'|'.join(starts)})\w* by ", text):
         found = nearest(text, ("by",), titles)  # "a 2012 film by X", never after "directed by <not fed>"
     return found

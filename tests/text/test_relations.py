@@ -30,3 +30,12 @@ def test_a_maker_may_be_named_by_by_alone_but_never_its_own_title() -> None:
     # "directed by" someone not offered: "by" alone does not pick the next name
     text = "Stadium Nuts was directed by Jean Girault, a remake of a film by Claude Zidi."
     assert related("Stadium Nuts", text, "director", TITLES) is None
+
+
+def test_a_relative_may_be_described_before_named() -> None:
+    """Kin (father, spouse …) reach 50 characters: "a son of former Lillestrøm player Kjetil Lind"
+    (28 characters between); a maker still 25."""
+    text = "Joachim Lind is a Norwegian striker. A son of former Lillestrøm player Kjetil Lind, he started there."
+    assert related("Joachim Lind", text, "father", ["Kjetil Lind"]) == 0
+    film = "Heron is a 1972 film directed by the Swedish writer, painter and sailor Kjetil Lind."
+    assert related("Heron", film, "director", ["Kjetil Lind"]) is None
