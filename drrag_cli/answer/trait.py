@@ -39,13 +39,15 @@ from drrag_cli.text.sentences import sentences
 
 Passage = tuple[str, str]
 
-# a place name: capitalised words, with "upon", "de", "of" … between them ("Stratford-upon-Avon",
-# "Rio de Janeiro", "Isle of Man")
-_PLACE = r"[A-Z][\w'’.-]*(?:\s+(?:(?:de|del|do|da|di|of|upon|on|am|an|la|le|el)\s+)?[A-Z][\w'’-]*)*"
+# a place name: capitalised words (accented capitals too: "Ålesund", "Évora"), with "upon", "de",
+# "of" … between them ("Stratford-upon-Avon", "Rio de Janeiro", "Isle of Man")
+_CAPITAL = "[A-ZÀ-ÖØ-Þ]"
+_PLACE = rf"{_CAPITAL}[\w'’.-]*(?:\s+(?:(?:de|del|do|da|di|of|upon|on|am|an|la|le|el)\s+)?{_CAPITAL}[\w'’-]*)*"
 # what follows the town: ", Minnesota", ", Vienna, Austria"; a name that a clause goes on after
 # is no region ("A native of Florence, Soffici moved to …")
 _REGIONS = re.compile(rf"(?:,\s*{_PLACE}(?=\s*(?:[,.;:()–—-]|$|(?:in|on|at|and|to|where)\b)))*")
-_AT_PLACE = re.compile(rf"(?:\b(?:in|at)\s+(?:the\s+)?|(?<=of)\s+)({_PLACE})")  # "born in X", "a native of X"
+# "born in X", "a native of X"; never "born …, the Governor of Alabama": "of" only after "native"
+_AT_PLACE = re.compile(rf"(?:\b(?:in|at)\s+(?:the\s+)?|(?<=native of)\s+)({_PLACE})")
 _MARK = {"birthplace": re.compile(r"\bborn\b|\bnative\s+of\b", re.IGNORECASE),
          "deathplace": re.compile(r"\bdied\b", re.IGNORECASE)}
 # capitalised words after "in" that name no place: a month, a pronoun, an era ("died in 1469 C.E.")
@@ -65,7 +67,7 @@ class Trait:
 
 def bridged_trait(question: Question, docs: Sequence[Passage]) -> Trait | None:
     """The trait ``question`` asks of its bridge, read in the bridge's fed document, or None."""
-    relation = question.bridge or question.kin
+    relation = question.bridge or question.kin or (question.kin_path[0] if len(question.kin_path) == 1 else "")
     if not question.trait or not relation or question.options:
         return None
     for side, _ in named_sides(question, docs):

@@ -19,6 +19,12 @@ CASH = ("Johnny Cash", "John R. \"Johnny\" Cash (born J. R. Cash; February 26, 1
         "American singer.")
 DOG = ("Dirty Old Egg-Sucking Dog", "\"Dirty Old Egg-Sucking Dog\" is a song written by Jack Clement and "
        "originally recorded by Johnny Cash in 1966.")
+JOACHIM = ("Joachim Lind", "Joachim Lind (born 23 September 1994) is a Norwegian striker. A son of former "
+           "Lillestrøm player Kjetil Lind, he started in Lillestrøm too.")  # the father described before named
+KJETIL = ("Kjetil Lind", "Kjetil Lind (born June 5, 1961 in Ålesund) is a retired Norwegian footballer.")
+ANNA = ("Anna Lind", "Anna Lind (born 1944) was married to then-Governor of Alabama Robert Lind until 2015.")
+ROBERT = ("Robert Lind", "Robert Lind (born February 3, 1943) is an American physician who served as the 53rd "
+          "Governor of Alabama.")
 READ = [
     ("When was the director of film King Of The Sierras born?", [KING, ROSSON], "24 August 1886"),
     ("What is the date of death of the director of film King Of The Sierras?", [ROSSON, KING], "17 June 1960"),
@@ -28,6 +34,7 @@ READ = [
     ("What is the place of birth of the composer of film Dus Lakh?", [DUS, RAVI], "Delhi"),
     ("What nationality is the performer of song Dirty Old Egg-Sucking Dog?", [DOG, CASH], "American"),
     ("Which country the director of film King Of The Sierras is from?", [KING, ROSSON], "English"),
+    ("Where was the father of Joachim Lind born?", [JOACHIM, KJETIL], "Ålesund"),  # "the father of X" as "X's"
 ]  # fmt: skip
 LEFT = [
     ("When was the director of film King Of The Sierras born?", [KING]),
@@ -35,8 +42,11 @@ LEFT = [
     ("When was Arthur Rosson born?", [ROSSON, KING]),
     ("Who directed King Of The Sierras?", [KING, ROSSON]),
     ("Which film has the director born first, King Of The Sierras or Ugly Me?", [KING, ROSSON, UGLY, IQUINO]),
+    ("Where was the paternal grandfather of Joachim Lind born?", [JOACHIM, KJETIL]),
+    ("Where was Anna Lind's husband born?", [ANNA, ROBERT]),
 ]
-LEFT_IDS = ["bridge not fed", "the trait not stated", "no relation (statement's)", "asks the bridge", "a choice"]
+LEFT_IDS = ["bridge not fed", "the trait not stated", "no relation (statement's)", "asks the bridge", "a choice",
+            "two links: not the father's own", "an office 'of' a state is no birthplace"]
 
 
 @pytest.mark.parametrize(("question", "docs", "expected"), READ)
