@@ -27,11 +27,10 @@ the readers, rewrites and prompts read the :class:`Question`:
   was … born?", "What is the date of death of …?"), "birthplace" or "deathplace" ("Where
   did … die?", "the place of birth of …") or "nationality" ("What nationality is …?",
   "Which country … from?"); "" for none;
-* ``kin``: a parent or spouse a possessive asks about ("When did Y's father die?" → father),
-  "" for none;
 * ``kin_path``: the parent / spouse / child links a kin word is made of, the named person's
   first ("Who is X's paternal grandmother?" → father, mother; "the mother-in-law of X" →
-  spouse, mother): the first is the second document's relation to the first;
+  spouse, mother): the first is the second document's relation to the first; ``kin`` is the
+  one link of a one-link word ("When did Y's father die?" → father), "" otherwise;
 * ``links``: how many words join one thing it names to the next: relative words ("where",
   "whose", "that" …), a possessive "'s", a preposition before an article ("of the", "by a").
   "Who was in charge of the country where the composer of Aschenbrodel was a citizen?"
@@ -110,8 +109,6 @@ _LINKS = re.compile(
     r"\b(?:where|whose|which|that|who|whom|when)\b|['’]s\b|\b(?:of|by|in|from|for)\s+(?:the|a|an)\b", re.IGNORECASE
 )
 _DEATH = re.compile(r"\b(?:died|dies|die|death|dead|passed\s+away)\b", re.IGNORECASE)
-# a parent or spouse asked by a possessive (``kin``): "Isabel Moctezuma's father", "Empress Xiaomucheng's husband"
-_KIN = re.compile(r"['’]s\s+(father|mother|husband|wife|spouse)\b(?!-)", re.IGNORECASE)
 # a kin word as the chain of parent / spouse / child links it is made of (``kin_path``)
 _KIN_LINKS = {
     **{w: (w,) for w in ("father", "mother", "husband", "wife", "spouse", "child")},
@@ -197,9 +194,14 @@ class Question:
     bridge: str = ""
     life: str = ""
     trait: str = ""
-    kin: str = ""
     kin_path: tuple[str, ...] = ()
     links: int = 0
+
+    @property
+    def kin(self) -> str:
+        """The relative a one-link kin word asks about ("When did Y's father die?", "Where was
+        the wife of X born?"), "" for none or for a chain ("X's father-in-law")."""
+        return self.kin_path[0] if len(self.kin_path) == 1 else ""
 
     @property
     def hop(self) -> str:
@@ -237,7 +239,6 @@ def parse(text: str) -> Question:
         bridge=_bridge(flat),
         life=_life(text),
         trait="" if options else _trait(flat),  # a choice asks which side, not a trait
-        kin=_kin(flat),
         kin_path=_kin_path(flat),
         links=len(_LINKS.findall(flat)),
         **_relation(flat),
@@ -255,13 +256,6 @@ def _trait(flat: str) -> str:
     """What an open question asks of a person (``trait``), "" for none."""
     asked = flat.lower()
     return next((trait for trait, pattern in _TRAITS if pattern.search(asked)), "")
-
-
-def _kin(flat: str) -> str:
-    """The parent or spouse a possessive asks about ("Isabel Moctezuma's father" → father), ""
-    for none."""
-    found = _KIN.search(flat)
-    return found.group(1).lower() if found else ""
 
 
 def _kin_path(flat: str) -> tuple[str, ...]:

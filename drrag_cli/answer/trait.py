@@ -67,7 +67,7 @@ class Trait:
 
 def bridged_trait(question: Question, docs: Sequence[Passage]) -> Trait | None:
     """The trait ``question`` asks of its bridge, read in the bridge's fed document, or None."""
-    relation = question.bridge or question.kin or (question.kin_path[0] if len(question.kin_path) == 1 else "")
+    relation = question.bridge or question.kin
     if not question.trait or not relation or question.options:
         return None
     for side, _ in named_sides(question, docs):
