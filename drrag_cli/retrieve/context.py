@@ -257,11 +257,10 @@ class RunContext:
         from drrag_cli.select.features import qstar_fallback
 
         weights = getattr(self.classifier, "fallback", None) or QSTAR_WEIGHTS
-        docs = []
-        for group in statics:
-            vecs = self.index.vectors([p.passage_id for p in group])
-            docs.append(vecs.mean(axis=0))
-        return qstar_fallback(np.asarray(self.q_vec), np.stack(docs), weights)
+        vecs = self.index.vectors([p.passage_id for group in statics for p in group])  # one store read
+        ends = np.cumsum([len(group) for group in statics])[:-1]
+        docs = np.stack([part.mean(axis=0) for part in np.split(vecs, ends)])
+        return qstar_fallback(np.asarray(self.q_vec), docs, weights)
 
     def fetch(self, ids: Sequence[int]) -> dict[int, Passage]:
         """Passages by id (each read from the store once per question)."""
