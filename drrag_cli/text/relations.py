@@ -19,14 +19,15 @@ from collections.abc import Sequence
 
 from drrag_cli.text.words import root, words
 
+_PARENT_OR_CHILD = ("son", "daughter", "child", "father", "mother")  # "X is the son of Y" names both
 # relation nouns whose documents name them with another word than the noun's own stem
 _NAMED_BY = {
     "author": ("author", "writ", "wrote", "novel"),
     "writer": ("writ", "wrote", "author"),
     "father": ("father", "son", "daughter", "child"),
     "mother": ("mother", "son", "daughter", "child"),
-    "parent": ("son", "daughter", "child", "father", "mother"),
-    "child": ("son", "daughter", "child", "father", "mother"),
+    "parent": _PARENT_OR_CHILD,
+    "child": _PARENT_OR_CHILD,
     "spouse": ("spouse", "married", "wife", "husband", "consort", "widow"),
     "wife": ("wife", "married", "husband", "consort", "widow"),
     "husband": ("husband", "married", "wife", "consort", "widow"),
