@@ -69,12 +69,22 @@ def datasets() -> dict[str, tuple[Dataset, str]]:
 def mine() -> dict[str, PairPool]:
     """Index each dataset's paragraphs (eval cache) and mine pairs with the product's retrieval;
     a dataset already in pools.pkl is kept as mined."""
+    return _mine_missing(_read_pools())
+
+
+def _read_pools() -> dict[str, PairPool]:
+    path = OUT / "pools.pkl"
+    return pickle.loads(path.read_bytes()) if path.is_file() else {}
+
+
+def _mine_missing(pools: dict[str, PairPool]) -> dict[str, PairPool]:
+    """``pools`` with every dataset it lacks mined, pools.pkl saved after each (a crash keeps
+    the ones mined)."""
     from drrag_cli.config import Settings
     from drrag_cli.select.train import mine_datasets
 
     settings = Settings().replace({"embedding.threads": 1})
     path = OUT / "pools.pkl"
-    pools = pickle.loads(path.read_bytes()) if path.is_file() else {}
     for name, (ds, _role) in datasets().items():
         if name in pools:
             continue
@@ -82,13 +92,14 @@ def mine() -> dict[str, PairPool]:
         pools[name] = mine_datasets([dataclasses.replace(ds, name=name)], settings, progress=print)[0]
         print(f"  {name}: {time.time() - t:.0f}s")
         OUT.mkdir(parents=True, exist_ok=True)  # git-ignored: absent on a fresh clone
-        path.write_bytes(pickle.dumps(pools))  # after each dataset: a crash keeps the ones mined
+        path.write_bytes(pickle.dumps(pools))
     return pools
 
 
 def load_pools() -> dict[str, PairPool]:
-    pools = pickle.loads((OUT / "pools.pkl").read_bytes()) if (OUT / "pools.pkl").is_file() else {}
-    return pools if set(pools) >= set(DATASET_ROLES) else mine()
+    """The mined pools, mining those pools.pkl lacks (it is read once)."""
+    pools = _read_pools()
+    return pools if set(pools) >= set(DATASET_ROLES) else _mine_missing(pools)
 
 
 # ------------------------------------------------------------------ feature cache
