@@ -32,6 +32,10 @@ TUNING = [("hotpot-q250-499", "HotpotQA dev500 q250–499"), ("musique-train100"
 STRATEGIES = [("sm", "SM (dense)"), ("qdc", "QDC"), ("cfs", "CFS")]
 KS = (3, 4, 6)
 MODELS = [("gemma", "Gemma-3-270M (embedded)"), ("qwen", "Qwen2.5-Coder-1.5B")]
+# (family, label, the held-out file its questions come from): benchmarks/kb_bench.py's knowledge bases
+KB_FAMILIES = [("hotpotqa", "HotpotQA-style", "dev500"), ("2wiki", "2Wiki-style", "dev182"),
+               ("musique", "MuSiQue-style", "dev100")]  # fmt: skip
+KB_TAGS = {"gemma": "gemma-embedded", "qwen": "qwen2.5-coder-1.5b-instruct-q4_k_m"}  # kb_bench's summary names
 # SPEC §3, Table 4 of the DR-RAG paper (its corpus and a fine-tuned retriever): CFS recall at k = 3 / 4 / 6
 PAPER_CFS = {"hotpot-q0-249": (88.9, 92.3, 98.0), "musique-dev100": (66.5, 73.8, 83.0)}
 
@@ -87,6 +91,11 @@ class Outputs:
             if result and not result.get("interrupted")
         }
         self.answers = {unit: rows_by(result) for unit, result in answers.items()}
+        self.kb = {
+            (model, family): load(out / "kb" / family / f"summary_cfs_{KB_TAGS[model]}.json")
+            for model, _ in MODELS
+            for family, _, _ in KB_FAMILIES
+        }
         self.machine = load(out / "machine.json") or {}
         self.index = load(out / "speed" / "index" / "results.json")
         self.ask = load(out / "speed" / "ask.json")
@@ -136,6 +145,23 @@ def type_rows(o: Outputs) -> list[list[str]]:
             n = next(iter(by.values()), {}).get("n", "?")
             cells = [pct(by[(s, 4)]["recall"]) if (s, 4) in by else "–" for s, _ in STRATEGIES]
             rows.append([f"{label}: {qtype} ({n})", *cells])
+    return rows
+
+
+def kb_rows(o: Outputs) -> list[list[str]]:
+    """Per knowledge base: its size, then per model the questions with every gold note cited and the right
+    answers (F1)."""
+    rows = []
+    for family, label, source in KB_FAMILIES:
+        runs = [o.kb[(model, family)] for model, _ in MODELS]
+        known = next((r for r in runs if r), None)
+        size = f"{known['n']} q / {known['notes']} notes" if known else NOT_RUN
+        cells = [f"{label} ({source} q0–{known['n'] - 1})" if known else f"{label} ({source})", size]
+        for run in runs:
+            cells += [f"{run['both_gold_cited']}", f"{run['correct']} ({100 * run['f1_mean']:.1f})"] if run else [
+                NOT_RUN, NOT_RUN]  # fmt: skip
+        cells.append(f"{runs[0]['p50_ask_s']:.1f}" if runs[0] else "–")
+        rows.append(cells)
     return rows
 
 
@@ -241,6 +267,18 @@ def render(o: Outputs) -> str:
         "asked once more.",
         "",
         table(["model", *[f"{h} (held out)" for h in held], *[f"{t} (tuning)" for t in tune]], answer_rows),
+        "",
+        "## Knowledge bases",
+        "",
+        "What a user meets (step `kb`, `benchmarks/kb_bench.py`; `kb-qwen` with Qwen): a held-out set's first",
+        "questions, their paragraphs written as one Markdown note per article (`# title` and its text),",
+        "`drrag index` over the folder, then one `drrag ask --json` process per question with the default",
+        "settings. **All cited**: every gold note is among the answer's citations; **right**: the gold",
+        "answer or an alias stands in the answer (SQuAD-normalised), F1 in brackets; the ask time is a",
+        "whole process's (model load included).",
+        "",
+        table(["knowledge base", "size", *[f"{label}: {what}" for _, label in MODELS for what in
+                                            ("all cited", "right (F1)")], "ask p50 s"], kb_rows(o)),  # fmt: skip
         "",
         "## Speed and memory",
         "",

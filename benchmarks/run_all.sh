@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Every number in docs/BENCHMARKS.md comes from this script; its last step renders that file.
 #
-#   bash benchmarks/run_all.sh [STEP...]      default: machine recall answers answers-qwen speed render
+#   bash benchmarks/run_all.sh [STEP...]      default: machine recall answers answers-qwen kb kb-qwen speed render
 #
 # Steps and their wall time. Measured: recall took 1,658 s for MuSiQue dev100 and 1,618 s for 2Wiki
 # dev182 (their corpora embedded first) on 2 cores shared with five other jobs (load average ~10);
@@ -12,11 +12,16 @@
 #   answers       drrag eval, CFS k = 4, the embedded Gemma, six sets -> out/answers-gemma/ (~1 h alone)
 #   answers-qwen  the same with Qwen2.5-Coder-1.5B, skipped unless its GGUF is installed    (~4 h)
 #                 (drrag models install qwen2.5-coder-1.5b) -> out/answers-qwen/
+#   kb            the knowledge-base benchmark: each held-out family's first questions as a folder of
+#                 notes, `drrag index`, one `drrag ask --json` process per question (benchmarks/kb_bench.py),
+#                 the embedded Gemma -> out/kb/                                            (~1 h alone)
+#   kb-qwen       the same with Qwen2.5-Coder-1.5B, skipped unless its GGUF is installed   (~3 h)
 #   speed         index rate, warm / cold ask, peak RSS -> out/speed/                         (~15 min)
 #   render        docs/BENCHMARKS.md from out/ (a missing output renders as "not run")        (~1 s, measured)
 #
 # Environment: PY and DRRAG (default .venv/bin/...), DATA (the QA sets, default ../shared/data),
-# OUT (default benchmarks/out), SETS (only these sets, e.g. SETS="musique-dev100 2wiki-dev182").
+# OUT (default benchmarks/out), SETS (only these sets, e.g. SETS="musique-dev100 2wiki-dev182"),
+# KB (the knowledge bases as FAMILY:QUESTIONS, default "hotpotqa:60 2wiki:40 musique:40").
 # Held-out sets (never tuned on): HotpotQA dev500 q0-249, MuSiQue dev100, 2Wiki dev182; tuning
 # halves: HotpotQA dev500 q250-499, MuSiQue train100, 2Wiki train500.
 set -euo pipefail
@@ -29,7 +34,7 @@ QWEN=$HOME/.cache/drrag/models/qwen2.5-coder-1.5b-instruct-q4_k_m.gguf
 HOT="$DATA/hotpotqa/dev500.ircot.jsonl"
 mkdir -p "$OUT/times"
 steps=("$@")
-[ ${#steps[@]} -eq 0 ] && steps=(machine recall answers answers-qwen speed render)
+[ ${#steps[@]} -eq 0 ] && steps=(machine recall answers answers-qwen kb kb-qwen speed render)
 
 # the sets as KEY ARGS...: KEY names the output folder the renderer reads
 sets() {
@@ -61,6 +66,16 @@ eval_sets() {
   done < <(sets)
 }
 
+# the knowledge bases: kb_sets [--model GGUF]; each family's first N questions, their paragraphs as N's notes
+kb_sets() {
+  local family
+  for family in ${KB:-hotpotqa:60 2wiki:40 musique:40}; do
+    $PY benchmarks/kb_bench.py --dataset "${family%%:*}" -n "${family##*:}" --corpus-n "${family##*:}" "$@" \
+      --out "$OUT/kb" > "$OUT/kb-${family%%:*}.log" 2>&1 || echo "   kb ${family%%:*} failed: $(tail -n 1 \
+      "$OUT/kb-${family%%:*}.log")" >&2
+  done
+}
+
 for step in "${steps[@]}"; do
   echo "== $step $(date -u +%H:%M:%S)" >&2
   start=$SECONDS
@@ -71,6 +86,10 @@ for step in "${steps[@]}"; do
     answers-qwen)
       if [ -f "$QWEN" ]; then eval_sets answers-qwen -s cfs -k 4 --model "$QWEN"
       else echo "   $QWEN not installed: the Qwen column stays \"not run\"" >&2; fi ;;
+    kb) mkdir -p "$OUT/kb"; kb_sets ;;
+    kb-qwen)
+      if [ -f "$QWEN" ]; then mkdir -p "$OUT/kb"; kb_sets --model "$QWEN"
+      else echo "   $QWEN not installed: the knowledge bases' Qwen column stays \"not run\"" >&2; fi ;;
     speed)
       mkdir -p "$OUT/speed"
       $PY benchmarks/index_bench.py --data "$HOT" --out "$OUT/speed/index" --rounds 1 --index-runtimes auto \
@@ -79,7 +98,7 @@ for step in "${steps[@]}"; do
         > "$OUT/speed/ask.json"
       $PY benchmarks/cold_start.py --runs 5 --runtimes auto --out "$OUT/speed/cold" > /dev/null ;;
     render) $PY benchmarks/render_benchmarks.py --out "$OUT" ;;
-    *) echo "unknown step $step (steps: machine recall answers answers-qwen speed render)" >&2; exit 1 ;;
+    *) echo "unknown step $step (steps: machine recall answers answers-qwen kb kb-qwen speed render)" >&2; exit 1 ;;
   esac
   # the step's wall seconds and the code it measured, for the steps table of docs/BENCHMARKS.md
   [ "$step" = render ] || echo "$((SECONDS - start)) $(git rev-parse --short HEAD 2>/dev/null || echo "no-git")" > "$OUT/times/$step.txt"
