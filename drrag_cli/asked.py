@@ -27,9 +27,9 @@ the readers, rewrites and prompts read the :class:`Question`:
   was … born?", "What is the date of death of …?"), "birthplace" or "deathplace" ("Where
   did … die?", "the place of birth of …") or "nationality" ("What nationality is …?",
   "Which country … from?"); "" for none;
-* ``kin_path``: the parent / spouse / child links a kin word is made of, the named person's
-  first ("Who is X's paternal grandmother?" → father, mother; "the mother-in-law of X" →
-  spouse, mother): the first is the second document's relation to the first; ``kin`` is the
+* ``kin_word``, ``kin_path``: the kin word asked and the parent / spouse / child links it is
+  made of, the named person's first ("Who is X's paternal grandmother?" → father, mother; "the
+  mother-in-law of X" → spouse, mother): the first is the second document's relation to the first; ``kin`` is the
   one link of a one-link word ("When did Y's father die?" → father), "" otherwise;
 * ``links``: how many words join one thing it names to the next: relative words ("where",
   "whose", "that" …), a possessive "'s", a preposition before an article ("of the", "by a").
@@ -194,8 +194,14 @@ class Question:
     bridge: str = ""
     life: str = ""
     trait: str = ""
-    kin_path: tuple[str, ...] = ()
+    kin_word: str = ""  # the kin word asked, as written ("paternal grandfather"); its links are ``kin_path``
     links: int = 0
+
+    @property
+    def kin_path(self) -> tuple[str, ...]:
+        """The parent / spouse / child links ``kin_word`` is made of, the named person's first
+        ("paternal grandmother" → father, mother), () for none."""
+        return _KIN_LINKS.get(self.kin_word.lower(), ())
 
     @property
     def kin(self) -> str:
@@ -239,7 +245,7 @@ def parse(text: str) -> Question:
         bridge=_bridge(flat),
         life=_life(text),
         trait="" if options else _trait(flat),  # a choice asks which side, not a trait
-        kin_path=_kin_path(flat),
+        kin_word=_kin_word(flat),
         links=len(_LINKS.findall(flat)),
         **_relation(flat),
     )
@@ -258,11 +264,11 @@ def _trait(flat: str) -> str:
     return next((trait for trait, pattern in _TRAITS if pattern.search(asked)), "")
 
 
-def _kin_path(flat: str) -> tuple[str, ...]:
-    """The links a kin word is made of, nearest the named person first ("X's maternal
-    grandmother" → mother, mother; "the father-in-law of X" → spouse, father), () for none."""
+def _kin_word(flat: str) -> str:
+    """The kin word asked about a named person ("X's maternal grandmother", "the father-in-law
+    of X"), as written; "" for none."""
     found = _KIN_ASKED.search(flat)
-    return _KIN_LINKS[(found.group(1) or found.group(2)).lower()] if found else ()
+    return (found.group(1) or found.group(2)) if found else ""
 
 
 def _bridge(flat: str) -> str:
