@@ -12,6 +12,8 @@ from drrag_cli.answer.prompts import FALLBACK_ANSWER
 from drrag_cli.text.options import answer_options
 from drrag_cli.types import Passage
 
+_POSSESSIVE = re.compile(r"(?<=\w)['’]s\b")  # "Graves's", "Heron's": the name without it
+
 
 def fed_texts(passages: Sequence[Passage]) -> list[str]:
     """Each passage's title and text, as :func:`is_supported` looks for an answer in them."""
@@ -41,14 +43,15 @@ def each_supported(answer: str, texts: Sequence[str]) -> bool:
 
 def echoes(answer: str, question: str) -> bool:
     """True when an open question's answer only repeats words of the question, in order:
-    "Which client is the Plover pipeline built for?" → "Plover". Two-sided and yes/no
-    questions name their answers (:func:`answer_options`), so they never echo."""
+    "Which client is the Plover pipeline built for?" → "Plover"; "Who is Robert Graves's
+    father?" → "Robert Graves" (a possessive's "'s" is no part of the name). Two-sided and
+    yes/no questions name their answers (:func:`answer_options`), so they never echo."""
     from drrag_cli.text.words import normalize_answer, stands_in
 
     norm = normalize_answer(answer)
     if not norm or not question or answer_options(question):
         return False
-    return stands_in(norm, question)
+    return stands_in(norm, question) or stands_in(norm, _POSSESSIVE.sub("", question))
 
 
 def supported_part(answer: str, texts: Sequence[str]) -> str:

@@ -133,6 +133,10 @@ def test_an_answer_that_echoes_an_open_question_is_not_supported() -> None:
     assert not echoes("Kansas Song", "What is the fight song of the University of Kansas?")  # not a phrase of it
     assert not echoes("Plover", "Which reached 1.0 first, Heron or Plover?")  # a choice names its answers
     assert not echoes("yes", "Is Plover built for Vellmar?")
+    # a possessive's "'s" is no part of the name it follows
+    assert echoes("Oskar Lindqvist", "Who is Oskar Lindqvist's father?")
+    assert echoes("Heron", "Who leads Heron’s firmware team?")
+    assert not echoes("Anders Lindqvist", "Who is Oskar Lindqvist's father?")
 
 
 def test_an_appended_unread_part_is_cut() -> None:
