@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 from drrag_cli.answer.hop.describes import made_by, made_units
 from drrag_cli.answer.hop.description import DETERMINERS, DO, PREPOSITIONS, bridge_question, said_of
+from drrag_cli.answer.hop.kin import kin_chain
 from drrag_cli.answer.hop.kinds import OPENING, says_it_is
 from drrag_cli.answer.hop.relative import relative_question
 from drrag_cli.asked import parse
@@ -204,9 +205,13 @@ def bridged(question: str, documents: Sequence[Selected], aliases: Aliases | Non
     """(the rewritten question, the bridge it names) or None: :func:`decomposed` with the
     bridge it put in (the named bridge, else the mentioned one when the question does not
     describe the named one; else the bridge the first-ranked document leads to, asked through
-    an indefinite description's clause: :func:`_relative`). No rewrite when the bridge is what the question asks for
+    an indefinite description's clause: :func:`_relative`); first, a kin word of several links walked to
+    its last (:func:`.kin.kin_chain`). No rewrite when the bridge is what the question asks for
     (:attr:`~drrag_cli.asked.Question.kind`): "Which American film director hosted the ...?" must not become
     "... hosted John Waters?" when John Waters's page opens "... is an American film director"."""
+    step = kin_chain(question, documents)
+    if step is not None:  # "the paternal grandfather of X": X's father by name, asked for his father
+        return step.asked, Bridge(step.entity, "", step.about, step.source)
     found = _described_bridge(question, documents, aliases)
     if found is None:
         return _relative(question, documents)
