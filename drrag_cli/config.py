@@ -126,7 +126,7 @@ class AnswerSettings:
     # through a bridge before the sides' own values ("the director who died first": the director's date)
     readers: tuple[str, ...] = (
         "bridge-compare", "compare", "same-origin", "both", "asked-origin", "shared", "verify", "bridge-trait",
-        "table", "statement", "count", "release", "definition", "section", "origin",
+        "kin", "table", "statement", "count", "release", "definition", "section", "origin",
     )  # fmt: skip
     # deprecated: false = readers () and no picked document (answer/entity.py); kept for old config files
     compare: bool = True

@@ -336,6 +336,28 @@ def test_a_reader_that_follows_the_bridge_answers_before_a_rewrite(tmp_path: Pat
         assert (result.answer.text, result.answer.reader, result.llm_calls) == (expected, "verify", 0), question
 
 
+def test_a_grandparent_is_read_through_the_parent_s_note(tmp_path: Path) -> None:
+    """"Who is the paternal grandfather of X?" is X's father's father: the kin reader walks from
+    X's note to the father's note it names and reads his father there, with no model call; asked
+    of a grandmother the notes do not name, the question goes to the model about the father by
+    name (a rewrite of the chain's first link), citing his note."""
+    corpus = tmp_path / "family"
+    corpus.mkdir()
+    (corpus / "marta.md").write_text("# Marta Lindqvist\n\nMarta Lindqvist (born 1988) is a Swedish cellist, "
+                                     "the daughter of the painter Oskar Lindqvist.\n")
+    (corpus / "oskar.md").write_text("# Oskar Lindqvist\n\nOskar Lindqvist (1950–2019) was a Swedish painter. "
+                                     "His father was the boatbuilder Anders Lindqvist.\n")
+    settings = Settings().replace({"index.path": str(tmp_path / "ix")})
+    Index.build([corpus], settings)
+    pipeline = Pipeline(settings)
+    result = pipeline.ask("Who is the paternal grandfather of Marta Lindqvist?")
+    assert (result.answer.text, result.answer.reader, result.llm_calls) == ("Anders Lindqvist", "kin", 0)
+    assert {Path(p.source).name for p in result.answer.passages} >= {"marta.md", "oskar.md"}
+    result = pipeline.ask("Who is Marta Lindqvist's paternal grandmother?")
+    assert result.answer.asked == "Who is Oskar Lindqvist's mother?" and result.llm_calls >= 1
+    assert "oskar.md" in {Path(p.source).name for p in result.answer.passages}
+
+
 def test_a_question_the_rewrite_cannot_name_is_read_from_the_bridge_it_passes_through(tmp_path: Path) -> None:
     """"Who directed the film that was shot …" has no description the rewrite replaces, but
     the town's note names the film: the model reads the town's and the film's notes, not the

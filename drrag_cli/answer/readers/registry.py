@@ -31,6 +31,7 @@ BUILTIN: dict[str, str] = {
     "asked-origin": f"{_HERE}.asked_origin:AskedOrigin",
     "shared": f"{_HERE}.shared:Shared",
     "bridge-trait": f"{_HERE}.bridge_trait:BridgeTrait",
+    "kin": f"{_HERE}.kin:Kin",
     "table": f"{_HERE}.table:Table",
     "statement": f"{_HERE}.statement:Statement",
     "count": f"{_HERE}.count:Count",
