@@ -149,8 +149,12 @@ _ASKS_ITSELF = re.compile(r"\s*(?:what|which|who)\s+(?:is|was|are|were)\s*$", re
 def _about_the_possessed(question: str, title: str) -> bool:
     """The question asks something of what the title possesses, not for it: "Where did
     [Plover's lead] grow up?" is not answered with the Lead row's "Inês Carvalho (Porto)";
-    "What is [Inês Carvalho's Slack handle]?" and "Who is [Plover's lead]?" ask for it."""
-    possessed = re.search(rf"(?<!\w){re.escape(title.strip())}['’]s?(?!\w)", question, re.IGNORECASE)
+    "What is [Inês Carvalho's Slack handle]?" and "Who is [Plover's lead]?" ask for it; "the lead
+    of Project Plover" is Plover's lead."""
+    name = re.escape(title.strip())
+    possessed = re.search(rf"(?<!\w){name}['’]s?(?!\w)", question, re.IGNORECASE) or re.search(
+        rf"\bthe\s+[\w\s-]{{1,40}}?\s+of\s+(?:[\w-]+\s+)?{name}(?!\w)", question, re.IGNORECASE
+    )  # "the lead of Project Plover" as "Plover's lead"
     return possessed is not None and not _ASKS_ITSELF.match(question[: possessed.start()])
 
 

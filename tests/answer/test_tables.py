@@ -135,6 +135,9 @@ def test_a_question_about_what_a_title_possesses_is_not_answered_with_it() -> No
     assert lookup("What is Plover's client contact?", plover).answer == "Marijke Hoekstra"
     assert lookup("Where did Plover's lead grow up?", plover) is None
     assert lookup("Where was Plover's lead born?", plover) is None
+    # "the lead of Project Plover" is Plover's lead too
+    assert lookup("Which musical instrument does the lead of Project Plover play?", plover) is None
+    assert lookup("Who is the lead of Project Plover?", plover).answer == "Inês Carvalho (Porto)"
 
 
 def test_who_is_a_role_reads_the_person_cell_of_that_role_s_row() -> None:
