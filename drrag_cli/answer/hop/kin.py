@@ -2,12 +2,12 @@
 
 "Who is the paternal grandfather of Lucia Graves?" is father, then father
 (:attr:`~drrag_cli.asked.Question.kin_path`). Lucia Graves's page names her father as a fed
-document ("the daughter of writer Robert Graves", :func:`drrag_cli.text.relations.related`),
-so the question is asked as "Who is Robert Graves's father?", and the model reads his page
-("His father was Alfred Perceval Graves"), where it had answered the father himself. Every
-link but the last must name a fed document; the last is read by the model, in the words
-the last document uses ("son of …", "Born in Florence to …"). Pure string rules, no model
-call; a chain that a fed document does not continue is left alone.
+document ("the daughter of writer Robert Graves", :func:`drrag_cli.text.relations.related`):
+:func:`walk` goes there, every link but the last through a fed document. The reader ``kin``
+then reads the last link in his page's words; where it reads none, :func:`kin_chain` asks
+"Who is Robert Graves's father?" and the model reads his page (asked the question whole, it
+had answered the father himself). Pure string rules, no model call; a chain that a fed
+document does not continue is left alone.
 """
 
 from __future__ import annotations
