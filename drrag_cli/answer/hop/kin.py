@@ -16,8 +16,9 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
+from drrag_cli.answer.bridge import bridge_of
 from drrag_cli.asked import parse
-from drrag_cli.text.relations import plain, related, title_name, without_aside
+from drrag_cli.text.relations import plain, title_name, without_aside
 
 if TYPE_CHECKING:
     from drrag_cli.asked import Question
@@ -56,18 +57,18 @@ def kin_chain(question: str, documents: Sequence[Selected]) -> KinStep | None:
 def walk(asked: Question, docs: Sequence[tuple[str, str]]) -> tuple[int, int] | None:
     """(the document of the person the question names, the document of the person whose
     relative the kin word's last link is) among ``docs`` ((title, text)), each link but the last
-    a fed document its predecessor names as that relative; None when the chain breaks."""
-    titles = [title for title, _ in docs]
-    start = _named(asked.text, titles)
+    a fed document its predecessor names as that relative (:func:`~drrag_cli.answer.bridge.bridge_of`,
+    as ``bridge-trait`` follows one); None when the chain breaks."""
+    start = _named(asked.text, [title for title, _ in docs])
     if start is None or not asked.kin_path:
         return None
-    at = start
+    at = docs[start]
     for link in asked.kin_path[:-1]:
-        found = related(titles[at], docs[at][1], link, titles)
-        if found is None or found == at:
+        found = bridge_of(at[0], link, docs)
+        if found is None:
             return None
         at = found
-    return start, at
+    return start, docs.index(at)
 
 
 def _named(question: str, titles: Sequence[str]) -> int | None:
