@@ -69,6 +69,7 @@ eval_sets() {
 # the knowledge bases: kb_sets [--model GGUF]; each family's first N questions, their paragraphs as N's notes
 kb_sets() {
   local family
+  mkdir -p "$OUT/kb"
   for family in ${KB:-hotpotqa:60 2wiki:40 musique:40}; do
     $PY benchmarks/kb_bench.py --dataset "${family%%:*}" -n "${family##*:}" --corpus-n "${family##*:}" "$@" \
       --out "$OUT/kb" > "$OUT/kb-${family%%:*}.log" 2>&1 || echo "   kb ${family%%:*} failed: $(tail -n 1 \
@@ -86,9 +87,9 @@ for step in "${steps[@]}"; do
     answers-qwen)
       if [ -f "$QWEN" ]; then eval_sets answers-qwen -s cfs -k 4 --model "$QWEN"
       else echo "   $QWEN not installed: the Qwen column stays \"not run\"" >&2; fi ;;
-    kb) mkdir -p "$OUT/kb"; kb_sets ;;
+    kb) kb_sets ;;
     kb-qwen)
-      if [ -f "$QWEN" ]; then mkdir -p "$OUT/kb"; kb_sets --model "$QWEN"
+      if [ -f "$QWEN" ]; then kb_sets --model "$QWEN"
       else echo "   $QWEN not installed: the knowledge bases' Qwen column stays \"not run\"" >&2; fi ;;
     speed)
       mkdir -p "$OUT/speed"

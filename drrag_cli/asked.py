@@ -29,8 +29,9 @@ the readers, rewrites and prompts read the :class:`Question`:
   "Which country … from?"); "" for none;
 * ``kin_word``, ``kin_path``: the kin word asked and the parent / spouse / child links it is
   made of, the named person's first ("Who is X's paternal grandmother?" → father, mother; "the
-  mother-in-law of X" → spouse, mother): the first is the second document's relation to the first; ``kin`` is the
-  one link of a one-link word ("When did Y's father die?" → father), "" otherwise;
+  mother-in-law of X" → spouse, mother): the first is the second document's relation to the
+  first; ``kin`` is the one link of a one-link word ("When did Y's father die?" → father), ""
+  otherwise;
 * ``links``: how many words join one thing it names to the next: relative words ("where",
   "whose", "that" …), a possessive "'s", a preposition before an article ("of the", "by a").
   "Who was in charge of the country where the composer of Aschenbrodel was a citizen?"

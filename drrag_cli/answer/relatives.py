@@ -52,6 +52,6 @@ def relative_named(text: str, link: str, own: str = "") -> str | None:
     found += [(m.start(), m.group("a")) for pattern in _COMPILED.get(link, ()) for m in pattern.finditer(text)]
     self_name = title_name(own) if own else ""
     for _, name in sorted(found):
-        if not self_name or plain(name).strip() != self_name.strip():
+        if plain(name) != self_name:  # both in words() form: " sir roger martin 2nd baronet "
             return name.strip()
     return None
