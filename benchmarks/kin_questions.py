@@ -19,6 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from drrag_cli.asked import parse  # noqa: E402
 from drrag_cli.config import load_settings  # noqa: E402
+from drrag_cli.errors import DrragError  # noqa: E402
 from drrag_cli.evaluate.datasets import load_dataset  # noqa: E402
 from drrag_cli.evaluate.metrics import answer_scores  # noqa: E402
 from drrag_cli.evaluate.runner import dataset_pipeline  # noqa: E402
@@ -30,8 +31,11 @@ def main() -> None:
     parser.add_argument("-c", "--config", default=None)
     parser.add_argument("--one-link", action="store_true")
     args = parser.parse_args()
-    dataset = load_dataset(args.questions)
-    pipeline, _ = dataset_pipeline(dataset, load_settings(args.config))
+    try:
+        dataset = load_dataset(args.questions)
+        pipeline, _ = dataset_pipeline(dataset, load_settings(args.config))
+    except DrragError as exc:  # a missing or malformed file or config, a busy index: its one line, exit 1
+        sys.exit(f"error: {exc}")
     for ex in dataset.examples:
         asked = parse(ex.question)
         one = len(asked.kin_path) == 1 and asked.wh == "who" and not (asked.options or asked.trait or asked.bridge)
