@@ -94,6 +94,7 @@ class RetrievalSettings:
     # a two-sided question's named sides lead, each walking to its relation ("directed by X": text/relations.py)
     beside_named: bool = True  # ...and a low-scored named hop's walk its first positive, in a free slot (core.py)
     named_yield: Annotated[float, Min(0.0)] = 0.8  # a doubted (or far less sure) named hop yields to one scored >= this
+    relation_yield: bool = False  # ...a relation hop too ("directed by X" for "the director"); off: it never yields
     chain: Annotated[float, Min(0.0)] = 0.8  # a kept dynamic doc's walk gives a third hop scored >= this; 0 = off
     chain_links: Annotated[int, Min(0)] = 0  # ...in a slot beyond k for a question with this many links; 0 = never
     spare: Annotated[float, Min(0.0)] = 0.7  # a barren walk: a spare first-stage doc's pair >= this joins; 0 = off

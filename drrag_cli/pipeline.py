@@ -113,6 +113,7 @@ class Pipeline:
             named_hops=r.named_hops,
             beside_named=r.beside_named,
             named_yield=r.named_yield,
+            relation_yield=r.relation_yield,
             chain=r.chain,
             chain_links=r.chain_links,
             spare=r.spare,

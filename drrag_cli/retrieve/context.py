@@ -78,6 +78,7 @@ class Params:
     named_hops: bool = True  # CFS keeps a candidate about a name its static document states (select/bridges.py)
     beside_named: bool = True  # ...and, in a free slot, the walk's first positive beside a low-scored one
     named_yield: float = 0.8  # ...yielding to a candidate scored >= this when doubted or 0.4 less sure
+    relation_yield: bool = False  # a relation hop ("directed by X") yields too; off: it never does
     chain: float = 0.8  # CFS walks each kept dynamic document for a third hop scored >= this (0 = off)
     chain_links: int = 0  # a question with this many links (Question.links) may take k + 1 for it (0 = never)
     spare: float = 0.7  # a barren walk: a spare first-stage document's pair scored >= this joins (0 = off)

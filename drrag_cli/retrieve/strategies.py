@@ -78,23 +78,35 @@ def static_docs(ctx: RunContext, spare: int = 0, sides: bool = False) -> list[li
 
 def _sides_first(question: str, leads: list[int], found: dict, k1: int) -> list[int]:
     """``leads`` (one passage per document, in first-stage order) with the documents a
-    two-sided question names by their whole titles first (at most ``k1``, one per title):
+    two-sided question names by their whole titles first (at most ``k1``, one per side):
     "Which film whose director was born first, Hans in Every Street or Halloween 4: The Return
     of Michael Myers?" walks from both films, not from one and the look-alike the first stage
     ranked second ("Halloween: The Curse of Michael Myers"); each side's walk then reaches its
-    director (:func:`_relation_hops`). Left as they are when the question offers no sides
+    director (:func:`_relation_hops`). A side two documents answer to ("My Cousin from Warsaw"
+    and "My Cousin from Warsaw (film)") takes one slot, not both: the one whose title is the
+    side as written, else the first ranked. Left as they are when the question offers no sides
     (:attr:`~drrag_cli.asked.Question.options`) or names fewer than two titles."""
     from drrag_cli.asked import parse
     from drrag_cli.select.bridges import names_title
+    from drrag_cli.text.words import content
 
-    if not parse(question).options:
+    options = parse(question).options
+    if not options:
         return leads
-    titles: dict[str, int] = {}
-    for pid in leads:
+    sides = [content(option) for option in options]  # yes | no names none: one slot per title then
+    written = {option.casefold() for option in options}
+    best: dict[int | str, tuple[bool, int]] = {}  # side -> (title not the side as written, lead position)
+    for pos, pid in enumerate(leads):
         title = found[pid].title
-        if names_title(question, title):
-            titles.setdefault(title.lower(), pid)
-    named = list(titles.values())[:k1]
+        if not names_title(question, title):
+            continue
+        words = content(title)
+        shared = [len(words & side) for side in sides]
+        side = shared.index(max(shared)) if max(shared) else title.casefold()  # the side it shares most with
+        rank = (title.casefold() not in written, pos)
+        if side not in best or rank < best[side]:
+            best[side] = rank
+    named = [leads[pos] for _, pos in sorted(best.values(), key=lambda r: r[1])][:k1]
     return leads if len(named) < 2 else named + [pid for pid in leads if pid not in named]
 
 
@@ -261,11 +273,11 @@ class CFS(BaseStrategy):
         prob_of = {owner: float(prob) for owner, prob in zip(owners, probs, strict=True)}
         threshold = ctx.threshold(p.rule)
         adds = adds_of(ctx, groups)
-        named = self._named(ctx, groups, walks, found, adds) if p.named_hops else {}
+        named, relation = self._named(ctx, groups, walks, found, adds) if p.named_hops else ({}, set())
         decisions = core.cfs_select(
             static_ids, walks, prob_of, k=p.k, threshold=threshold, rule=p.rule, per_static=p.per_static,
             doc=ctx.doc_of, sure={owner: gap for owner, (_, gap) in named.items()}, beside_named=p.beside_named,
-            named_yield=p.named_yield, confident=p.confident,
+            named_yield=p.named_yield, confident=p.confident, firm=set() if p.relation_yield else relation,
         )
         score_of = [dict(ranked) for ranked in lists]
         hop = partial(_hop, ctx, static_ids, (adds, score_of, named))
@@ -298,18 +310,21 @@ class CFS(BaseStrategy):
     @staticmethod
     def _named(
         ctx: RunContext, groups: list[list[Selected]], walks: list, found: dict, adds: list[frozenset[str]]
-    ) -> dict[tuple[int, int], tuple[str, int]]:
+    ) -> tuple[dict[tuple[int, int], tuple[str, int]], set[tuple[int, int]]]:
         """(static index, candidate id) → the name by which the static document leads to
         the candidate and its distance to the question's words
-        (:func:`drrag_cli.select.bridges.names_hop`; ``adds``: :func:`~drrag_cli.retrieve.walks.adds_of`)."""
+        (:func:`drrag_cli.select.bridges.names_hop`; ``adds``: :func:`~drrag_cli.retrieve.walks.adds_of`);
+        and the relation hops among them (:func:`_relation_hops`), which a confident candidate
+        does not displace: the classifier scores a film's director 0.01 from the film's page."""
         from drrag_cli.asked import parse
         from drrag_cli.select import bridges
 
         asked = parse(ctx.question)  # "the director of film X", "X's father": the relation names the hop
         out = _relation_hops(asked.hop, groups, walks, found)
+        relation = set(out)
         options = asked.options
         if options:  # "A or B?", yes/no: the question names both sides, and perhaps the relation between hops
-            return out | _side_hops(options, groups, walks, found)
+            return out | _side_hops(options, groups, walks, found), relation
         seen: dict[str, bool] = {}  # one phrase count per name, not one per candidate
 
         def common(name: str) -> bool:
@@ -330,7 +345,7 @@ class CFS(BaseStrategy):
                 hop = min((h for h in hops if h), key=lambda h: h[1], default=None)
                 if hop and (i, pid) not in out:
                     out[(i, pid)] = hop
-        return out
+        return out, relation
 
 
 class CIS(BaseStrategy):

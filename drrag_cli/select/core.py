@@ -139,29 +139,29 @@ def cfs_select(
     beside_named: bool = False,
     named_yield: float = 0.0,
     confident: float = 0.0,
+    firm: Set[tuple[int, int]] = frozenset(),  # relation hops: never yield (_walk_orders)
 ) -> list[list[Decision]]:
     """CFS (DR-RAG §3.2.2): walk each static document's candidates and keep the first
     ``per_static`` whose C(q, d_static, d) = ``probs[(static index, id)]`` ≥ ``threshold``,
     while the context holds fewer than k documents. With ``per_static`` > 1 the walks take
-    turns: every static document's first positive before any second one (a first document
-    walked to its end let its second positive crowd out the next document's first: HotpotQA
-    EM 24 → 20 at k = 4, docs/BENCHMARKS.md). Rule ``best`` walks each list in
-    probability order instead of rank order. The (static index, id) pairs in ``sure``
+    turns: every static document's first positive before any second one (one walked to its end
+    let its second crowd out the next one's first: HotpotQA EM 24 → 20 at k = 4). Rule ``best``
+    walks each list in probability order instead of rank order. The (static index, id) pairs in ``sure``
     (named hops, :mod:`drrag_cli.select.bridges`, each with its order: the name's distance
     to the question's words) are walked first, in that order, and kept whatever their
     probability. With ``beside_named``, a walk whose only keep was a named hop the
     classifier scored below ``threshold`` still gets its first positive, in a slot the walks
     left free (:func:`_beside_named`). With ``named_yield``, a walk meets first its candidate
-    scored at least that when its named hops all scored below ``threshold`` or
-    :data:`YIELD_MARGIN` below it (:func:`_yield_to_confident`); with ``confident``, one scored
+    scored at least that when its named hops all scored below ``threshold`` or :data:`YIELD_MARGIN`
+    below it (:func:`_yield_to_confident`), unless the first is ``firm`` (a relation hop: "directed
+    by X" read for "the director"); with ``confident``, one scored
     at least that before a less probable first keep (:func:`_confident_first`). Returns every
     decision, per walk; the kept ones have ``decision == "kept"`` (:func:`kept`)."""
     if rule not in RULES:
         raise ValueError(f"unknown CFS rule {rule!r} (choose {' or '.join(RULES)})")
-    doc = doc or _same
-    named = sure or {}
+    doc, named = doc or _same, sure or {}
     in_context = {doc(pid) for pid in static_ids}
-    orders = _walk_orders(walks, probs, rule, named, (threshold, named_yield), confident)
+    orders = _walk_orders(walks, probs, rule, named, (threshold, named_yield), confident, firm)
     steps: list[list[Decision]] = [[] for _ in orders]  # each walk's decisions so far, in its order
     for turn in range(per_static):  # each static document's first positive, then its second, ...
         for i, order in enumerate(orders):
@@ -254,17 +254,18 @@ def _positive(prob: float | None, threshold: float) -> bool:
 def _walk_orders(
     walks: Sequence[Sequence[tuple[int, int]]], probs: Mapping[tuple[int, int], float], rule: str,
     named: Mapping[tuple[int, int], int], yielding: tuple[float, float] = (0.0, 0.0), confident: float = 0.0,
+    firm: Set[tuple[int, int]] = frozenset(),
 ) -> list[list[tuple[int, int]]]:
     """Each walk in the order CFS meets its candidates: rank order (``best``: probability
     order), named hops first by their order, unless they yield (``yielding``: the threshold
-    and ``named_yield``, :func:`_yield_to_confident`)."""
+    and ``named_yield``, :func:`_yield_to_confident`; a walk led by a ``firm`` hop never yields)."""
     orders = []
     for i, walk in enumerate(walks):
         order = list(walk)
         if rule == "best":  # stable: equal probabilities keep rank order
             order.sort(key=lambda item, i=i: -probs.get((i, item[0]), -1.0))
         order.sort(key=lambda item, i=i: named.get((i, item[0]), math.inf))  # stable
-        if yielding[1]:
+        if yielding[1] and not (order and (i, order[0][0]) in firm):
             _yield_to_confident(order, i, probs, named, *yielding)
         if confident:
             _confident_first(order, i, probs, named, yielding[0], confident)

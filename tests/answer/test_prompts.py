@@ -72,6 +72,11 @@ def test_answer_options_are_the_questions_own_sides_or_yes_no() -> None:
     assert answer_options("Which is longer the Rhine or the Danube?") == ("the Rhine", "the Danube")
     assert answer_options("Which film did he make after the war or before?") == ()  # no comparative: open
     assert answer_options("In which city was the lead engineer of Project Heron born?") == ()
+    # after a comparative's clause, a side may hold a comma or a question mark: titles do
+    assert answer_options("Which film came out first, Priscilla, Queen Of The Desert or Harvest: 3,000 Years?") == (
+        "Priscilla, Queen Of The Desert", "Harvest: 3,000 Years")
+    assert answer_options("Which film has the director who died later, What Will You Do? or School On Fire?") == (
+        "What Will You Do?", "School On Fire")
 
 
 def test_year_questions_are_answered_with_a_year_the_text_states() -> None:

@@ -86,3 +86,17 @@ def test_the_documents_a_two_sided_question_names_walk_first() -> None:
     assert _sides_first(QUESTION, [1, 2, 3, 4], found, 2) == [2, 4, 1, 3]
     assert _sides_first("Who directed Harbour Lights and Salt Meadow?", [1, 2, 3, 4], found, 2) == [1, 2, 3, 4]
     assert _sides_first(QUESTION, [1, 2, 3], found, 2) == [1, 2, 3]  # one side named: as ranked
+
+
+def test_a_side_two_documents_answer_to_takes_one_slot() -> None:
+    """"Harbour Lights (film)" and "Harbour Lights" both answer to the side "Harbour Lights":
+    the one titled as the question writes it walks, and the other side keeps its slot."""
+    found = {
+        1: _passage(1, "Harbour Lights (film)", "Harbour Lights is a 1959 film."),
+        2: _passage(2, "Harbour Lights", "Harbour Lights is a 1961 film."),
+        3: _passage(3, "Salt Meadow", "Salt Meadow is a 1958 film."),
+    }
+    assert _sides_first(QUESTION, [1, 2, 3], found, 2) == [2, 3, 1]
+    assert _sides_first(QUESTION.replace("Harbour Lights", "Harbour Lights (Film)"), [2, 1, 3], found, 2) == [1, 3, 2]
+    yes_no = "Are Harbour Lights and Salt Meadow both Danish films?"  # sides yes | no: one slot per title
+    assert _sides_first(yes_no, [3, 2, 1], found, 2) == [3, 2, 1]
