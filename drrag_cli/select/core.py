@@ -154,9 +154,9 @@ def cfs_select(
     left free (:func:`_beside_named`). With ``named_yield``, a walk meets first its candidate
     scored at least that when its named hops all scored below ``threshold`` or :data:`YIELD_MARGIN`
     below it (:func:`_yield_to_confident`), unless the first is ``firm`` (a relation hop: "directed
-    by X" read for "the director"); with ``confident``, one scored
-    at least that before a less probable first keep (:func:`_confident_first`). Returns every
-    decision, per walk; the kept ones have ``decision == "kept"`` (:func:`kept`)."""
+    by X" read for "the director"); with ``confident``, one scored at least that before a less
+    probable first keep (:func:`_confident_first`). Returns every decision, per walk; the kept
+    ones have ``decision == "kept"`` (:func:`kept`)."""
     if rule not in RULES:
         raise ValueError(f"unknown CFS rule {rule!r} (choose {' or '.join(RULES)})")
     doc, named = doc or _same, sure or {}

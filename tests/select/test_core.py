@@ -63,7 +63,6 @@ def test_a_doubted_named_hop_yields_its_walk_to_a_confident_candidate() -> None:
                                            named_yield=0.8))] == [10, 21]  # fmt: skip
 
 
-
 def test_a_relation_hop_is_firm_it_yields_to_no_confident_candidate() -> None:
     """``firm``: a walk led by a relation hop ("directed by Fred Guiol" for "the director",
     scored 0.05 from the film's page) keeps it before a candidate scored 0.99 ("Fallen City"):
@@ -75,6 +74,7 @@ def test_a_relation_hop_is_firm_it_yields_to_no_confident_candidate() -> None:
     assert [d.pid for d in kept(firm)] == [10, 20]
     assert [d.pid for d in kept(cfs_select([1, 2], walks, probs, k=4, threshold=0.5, sure=sure,
                                            named_yield=0.8))] == [11, 20]  # fmt: skip
+
 
 def test_a_confident_candidate_goes_before_a_less_probable_first_keep() -> None:
     """``confident``: the walk's most probable candidate (0.95) is kept before its first
