@@ -8,7 +8,10 @@ prediction), EM, F1, which gold notes (the files of the is_supporting titles) we
 
     python benchmarks/kb_bench.py --dataset hotpotqa|musique|2wiki [-n 40] [--start 0] [--corpus-n 250]
         [--strategy cfs] [-k 6] [--model ~/models/x.gguf] [--answer-mode decompose] [-c CONFIG]
-        [--out benchmarks/out/kb]
+        [--file ../shared/data/musique/train100.musique.json] [--out benchmarks/out/kb]
+
+--file builds the knowledge base from another shared file (a tuning half: MuSiQue train100, 2Wiki
+train500, HotpotQA train100) read by drrag's own loader; its output folder is named after the file.
 """
 
 from __future__ import annotations
@@ -29,8 +32,10 @@ FILES = {"hotpotqa": "hotpotqa/dev500.ircot.jsonl", "musique": "musique/dev100.m
 CORPUS_N = {"hotpotqa": 250, "musique": 100, "2wiki": 182}
 
 
-def load(dataset: str) -> list[dict]:
+def load(dataset: str, path: Path | None = None) -> list[dict]:
     """Questions as {id, question, answers, paragraphs: [(title, text, is_supporting)]}."""
+    if path is not None:
+        return load_with_drrag(path)
     path = DATA / FILES[dataset]
     if dataset == "hotpotqa":
         out = []
@@ -44,14 +49,18 @@ def load(dataset: str) -> list[dict]:
                         "paragraphs": paras})
         return out
     if dataset == "2wiki":  # drrag's own reader of the raw file (its context may be a string of a list)
-        from drrag_cli.evaluate.datasets import load_dataset
-
-        return [{"id": ex.qid, "question": ex.question, "answers": ex.answers,
-                 "paragraphs": [(p.title, p.text, p.key in ex.gold_keys) for p in ex.paragraphs]}
-                for ex in load_dataset(path).examples]
+        return load_with_drrag(path)
     return [{"id": r["id"], "question": r["question"], "answers": [r["answer"], *r.get("answer_aliases", [])],
              "paragraphs": [(p["title"], p["paragraph_text"], bool(p["is_supporting"])) for p in r["paragraphs"]]}
             for r in json.loads(path.read_text(encoding="utf-8"))]
+
+
+def load_with_drrag(path: Path) -> list[dict]:
+    from drrag_cli.evaluate.datasets import load_dataset
+
+    return [{"id": ex.qid, "question": ex.question, "answers": ex.answers,
+             "paragraphs": [(p.title, p.text, p.key in ex.gold_keys) for p in ex.paragraphs]}
+            for ex in load_dataset(path).examples]
 
 
 def slug(title: str) -> str:
@@ -109,15 +118,17 @@ def main() -> None:
     parser.add_argument("-k", type=int, default=None)
     parser.add_argument("--model", default=None)
     parser.add_argument("--answer-mode", default=None, choices=["one-call", "decompose"])
+    parser.add_argument("--file", type=Path, default=None, help="build from this shared QA file instead")
     parser.add_argument("--out", type=Path, default=REPO / "benchmarks" / "out" / "kb")
     parser.add_argument("-c", "--config", type=Path, default=None, help="a drrag config file for every ask")
     args = parser.parse_args()
 
-    questions = load(args.dataset)
+    questions = load(args.dataset, args.file)
     asked = questions[args.start:args.start + args.n]
-    corpus_n = max(args.corpus_n or CORPUS_N[args.dataset], args.start + len(asked))
+    corpus_n = max(args.corpus_n or (len(questions) if args.file else CORPUS_N[args.dataset]),
+                   args.start + len(asked))
     files, names = build_notes(questions[:corpus_n])
-    out = args.out / args.dataset
+    out = args.out / (args.file.name.split(".")[0] + "-" + args.file.parent.name if args.file else args.dataset)
     notes, ix = out / "notes", out / "ix"
     changed = sync_notes(notes, files)
     print(f"{args.dataset}: corpus of {corpus_n} questions -> {len(files)} notes ({changed} written/removed); "
@@ -157,6 +168,7 @@ def main() -> None:
         except json.JSONDecodeError:
             data = {}
         cited = list(dict.fromkeys(Path(c["source"]).name for c in data.get("citations", [])))
+        fed = list(dict.fromkeys(Path(d["source"]).name for d in data.get("documents", []) if d.get("fed")))
         gold = sorted({names[t] for t, _, sup in q["paragraphs"] if sup})
         gold_cited = [g for g in gold if g in cited]
         answer = data.get("answer", "")
@@ -164,6 +176,8 @@ def main() -> None:
             "id": q["id"], "question": q["question"], "gold_answers": q["answers"], "answer": answer,
             "correct": bool(accuracy(answer, q["answers"])), "em": exact_match(answer, q["answers"]),
             "f1": round(f1_score(answer, q["answers"]), 4), "gold_notes": gold, "gold_cited": gold_cited,
+            "gold_fed": [g for g in gold if g in fed], "passages_fed": sum(bool(d.get("fed")) for d in
+                                                                          data.get("documents", [])),
             "both_cited": bool(gold) and len(gold_cited) == len(gold), "docs_cited": len(cited),
             "supported": data.get("supported"), "asked": data.get("asked"), "strategy": data.get("strategy"),
             "seconds": round(wall, 2),
@@ -178,7 +192,8 @@ def main() -> None:
     n = len(rows)
     both = sum(r["both_cited"] for r in rows)
     summary = {
-        "dataset": args.dataset, "start": args.start, "n": n, "corpus_questions": corpus_n, "notes": len(files),
+        "dataset": str(args.file) if args.file else args.dataset,
+        "start": args.start, "n": n, "corpus_questions": corpus_n, "notes": len(files),
         "strategy": args.strategy or (rows[0]["strategy"] if rows else None), "k": args.k,
         "model": args.model or "embedded Gemma-3-270M", "answer_mode": args.answer_mode or "config default",
         "config": str(args.config) if args.config else None,
@@ -189,6 +204,7 @@ def main() -> None:
         "f1_mean": round(sum(r["f1"] for r in rows) / n, 4) if n else 0.0,
         "cited_but_wrong": sum(r["both_cited"] and not r["correct"] for r in rows),
         "not_cited": sum(not r["gold_cited"] for r in rows),
+        "all_gold_fed": sum(bool(r["gold_notes"]) and len(r["gold_fed"]) == len(r["gold_notes"]) for r in rows),
         "supported": sum(r["supported"] is True for r in rows),
         "errors": sum("error" in r for r in rows),
         "mean_docs_cited": round(sum(r["docs_cited"] for r in rows) / n, 2) if n else 0.0,
