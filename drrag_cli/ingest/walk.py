@@ -89,16 +89,18 @@ def _walk_folder(root: Path, patterns: Sequence[str], result: WalkResult, seen: 
                 continue
             visited.add((st.st_dev, st.st_ino))
             with os.scandir(here) as entries:
-                listed = [(entry.name, _is_dir(entry)) for entry in entries]
+                listed = [(entry.name, _is_dir(entry), _plain_file(entry)) for entry in entries]
+            real_here = Path(os.path.realpath(here))
         except OSError as exc:
             result.skipped[str(here)] = f"unreadable folder ({exc.strerror or exc})"
             result.unreadable[str(here)] = Path(os.path.realpath(here))  # as indexed files are named
             continue
         rel = here.relative_to(root).parts
-        for name, _ in sorted(e for e in listed if not e[1]):
+        for name, _, plain in sorted(e for e in listed if not e[1]):
             if not is_excluded((*rel, name), patterns):
-                _consider(here / name, result, seen)
-        folders = sorted((name for name, is_dir in listed if is_dir), reverse=True)
+                # a plain file in a resolved folder is its own real path: no resolve() per file
+                _consider(here / name, result, seen, real_here / name if plain else None)
+        folders = sorted((name for name, is_dir, _ in listed if is_dir), reverse=True)
         stack.extend(here / name for name in folders if not is_excluded((*rel, name), patterns))
 
 
@@ -109,10 +111,19 @@ def _is_dir(entry: os.DirEntry) -> bool:
         return False
 
 
-def _consider(path: Path, result: WalkResult, seen: set[Path]) -> None:
+def _plain_file(entry: os.DirEntry) -> bool:
+    """A regular file, not a link: what the folder listing already says, no system call."""
     try:
-        real = path.resolve(strict=True)
-        if not real.is_file():  # reading a pipe would block
+        return not entry.is_symlink() and entry.is_file(follow_symlinks=False)
+    except OSError:
+        return False
+
+
+def _consider(path: Path, result: WalkResult, seen: set[Path], real: Path | None = None) -> None:
+    """Add ``path`` unless it is skipped; ``real``: its resolved path when the caller knows it."""
+    try:
+        known, real = real is not None, real or path.resolve(strict=True)
+        if not known and not real.is_file():  # reading a pipe would block
             result.skipped[str(path)] = "not a regular file (pipe, socket or device)"
             return
     except (OSError, RuntimeError) as exc:  # broken link, link loop, permission
