@@ -10,11 +10,18 @@ therefore passed through :func:`cjk_bigrams` first: every run of Han, kana or Ha
 becomes its overlapping character bigrams ("東京都" → "東京 京都"), the standard CJK
 analysis for BM25 (Lucene's CJKBigramFilter), with no segmenter dependency. Latin text
 is untouched, so English stemming and mixed documents work as before.
+
+A generation made from the previous one (:func:`update_bm25`) shares its segment files
+(hard links: tantivy never rewrites a segment, a commit writes new files and a new
+``meta.json``), deletes the removed passages by their id and adds the new ones.
 """
 
 from __future__ import annotations
 
+import os
 import re
+import shutil
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -68,6 +75,35 @@ def build_bm25(path: Path, rows: list[tuple[int, str, str, str]]) -> None:
     writer.wait_merging_threads()
 
 
+_REWRITTEN = frozenset({"meta.json", ".managed.json"})  # replaced by a commit: copied, never shared
+
+
+def update_bm25(old: Path, path: Path, removed: Sequence[int], rows: list[tuple[int, str, str, str]]) -> None:
+    """Write at ``path`` the tantivy index of ``old`` with the ``removed`` passage ids
+    deleted and (id, title, text, hash) ``rows`` added."""
+    import tantivy
+
+    path.mkdir(parents=True, exist_ok=True)
+    for file in old.iterdir():
+        if not file.is_file() or file.name.endswith(".lock"):
+            continue
+        if file.name in _REWRITTEN:
+            shutil.copy2(file, path / file.name)
+            continue
+        try:
+            os.link(file, path / file.name)
+        except OSError:  # a file system without hard links
+            shutil.copy2(file, path / file.name)
+    index = tantivy.Index.open(str(path))
+    writer = index.writer(heap_size=64_000_000, num_threads=1)
+    for pid in removed:
+        writer.delete_documents_by_term("pid", pid)
+    for pid, title, text, _hash in rows:
+        writer.add_document(tantivy.Document(pid=pid, title=cjk_bigrams(title), text=cjk_bigrams(text)))
+    writer.commit()
+    writer.wait_merging_threads()
+
+
 class BM25Index:
     def __init__(self, path: Path) -> None:
         import tantivy
@@ -85,6 +121,18 @@ class BM25Index:
         hits = self.searcher.search(query, n, count=False).hits  # count=False: no second pass over matches
         doc = self.searcher.doc
         return [(int(doc(addr)["pid"][0]), float(score)) for score, addr in hits]
+
+    def phrase_ids(self, phrase: str, limit: int) -> list[int] | None:
+        """The passages whose text holds ``phrase`` (its words in a row, as the index
+        tokenises them: stemmed, so a few more than hold it as written); None past ``limit``."""
+        words = re.findall(r"[^\W_]+", cjk_bigrams(phrase))
+        if not words:
+            return []
+        query = self.index.parse_query(f'"{" ".join(words)}"', ["text"])
+        found = self.searcher.search(query, limit + 1, count=False).hits
+        if len(found) > limit:
+            return None
+        return [int(self.searcher.doc(addr)["pid"][0]) for _score, addr in found]
 
     def count(self, phrase: str) -> int:
         """How many passages hold ``phrase`` (its words in a row, as the index tokenises)."""

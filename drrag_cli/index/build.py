@@ -21,6 +21,7 @@ from drrag_cli.config import Settings
 from drrag_cli.errors import InputError
 from drrag_cli.index import health, layout, repair
 from drrag_cli.index.backend import backend_of, write_generation
+from drrag_cli.index.delta import Delta, compact_due
 from drrag_cli.index.embedder import Embedder, passage_embed_text
 from drrag_cli.index.space import SpaceNeed, check_generation
 from drrag_cli.ingest.walk import walk
@@ -215,30 +216,34 @@ def _build_locked(
         return
 
     need.plan(old_gen, old_manifest, changes)
+    base = old_gen if old_gen and not fresh and _applies_change(old_gen, old_manifest, settings) else None
     with layout.staging_generation(root) as staging:
         if old_gen and not fresh:
             shutil.copy2(old_gen / "store.sqlite", staging / "store.sqlite")
         store = PassageStore(staging / "store.sqlite")
-        for file in gone + [f for f in changes.new if f in old_files]:
-            store.remove_file(file)
+        change = Delta()
+        change.remove_files(store, gone + [f for f in changes.new if f in old_files])
         now = time.time()
         for file, (sha, size, mtime, notes, docs) in changes.new.items():
-            store.add_file(file, sha, size, mtime, notes, docs, now)
+            change.added += store.add_file(file, sha, size, mtime, notes, docs, now)
         for file, (size, mtime) in changes.touched.items():
             store.touch_file(file, size, mtime)
         progress.phase("finding links", None)
-        report.links = store.write_links()
+        links = change.relink(store, base / "bm25", list(changes.new)) if base and not links_missing else None
+        report.links = links if links is not None else store.write_links()
         store.commit()
-        rows = store.all_passages()
         counts = store.counts()
+        if base is not None and compact_due(base, len(change.removed), counts["passages"]):
+            base = None  # deletes piled up: this run builds BM25 and HNSW whole (compaction)
+        rows = store.rows(change.added) if base else store.all_passages()
         store.close()
         where = ", ".join(str(p) for p in paths)
-        if not rows and old_gen is None:  # a first index: PATHS hold nothing, most likely a wrong PATH
+        if not counts["passages"] and old_gen is None:  # a first index: PATHS hold nothing, most likely a wrong PATH
             raise InputError(
                 f"no indexable text found in {where} ({report.skipped} files skipped; "
                 "supported: .md .markdown .txt .rst .html .htm .pdf .json .jsonl; --verbose lists skips)"
             )
-        if not rows:  # the files are gone (or unindexable now): the index follows, so search finds nothing stale
+        if not counts["passages"]:  # the files are gone (or unindexable now): the index follows
             report.warnings[str(root)] = f"no indexable text left in {where}: the index is now empty"
 
         embedder, runtime = prepare_runtime(settings)
@@ -246,7 +251,10 @@ def _build_locked(
         report.passages_embedded = _embed_missing(root, embedder, rows, settings, progress)
         backend = write_generation(settings, root, staging, embedder, rows, progress)  # Milvus: synced
         if backend is None:  # local: the BM25 and HNSW files of the generation
-            _write_indexes(root, staging, embedder, rows, progress)
+            if base is not None:
+                _update_indexes(root, base, staging, embedder, (change.removed, rows), progress)
+            else:
+                _write_indexes(root, staging, embedder, rows, progress)
             check_generation(staging, counts["passages"], embedder.dim)
         manifest = {
             "format_version": layout.FORMAT_VERSION,
@@ -478,6 +486,33 @@ def _embed_missing(root: Path, embedder: Embedder, rows, settings: Settings, pro
         return len(todo)
     finally:
         cache.close()
+
+
+def _applies_change(old_gen: Path, manifest: dict[str, Any] | None, settings: Settings) -> bool:
+    """Whether a run may make its generation from ``old_gen`` plus the change (.delta): a
+    local one with both files, and this run local too (Milvus is synced by its backend)."""
+    local = backend_of(manifest) == "local" == settings.index.backend
+    return local and (old_gen / "bm25" / "meta.json").is_file() and (old_gen / "dense.hnsw").is_file()
+
+
+def _update_indexes(root: Path, old_gen: Path, staging: Path, embedder: Embedder, change, progress) -> None:  # noqa: ANN001
+    """BM25 and HNSW of ``old_gen`` with ``change`` = (removed passage ids, new rows) applied."""
+    import numpy as np
+
+    from drrag_cli.index.bm25 import update_bm25
+    from drrag_cli.index.dense import update_dense
+    from drrag_cli.index.vectors import VectorCache
+
+    removed, rows = change
+    progress.phase("writing indexes", None)
+    update_bm25(old_gen / "bm25", staging / "bm25", removed, rows)
+    cache = VectorCache(root / "vectors.sqlite", embedder.model_id, embedder.dim)
+    try:
+        vecs = cache.get_many([h for _id, _t, _x, h in rows]) if rows else np.zeros((0, embedder.dim), np.float32)
+    finally:
+        cache.close()
+    ids = np.array([r[0] for r in rows], dtype=np.int64)
+    update_dense(old_gen / "dense.hnsw", staging / "dense.hnsw", removed, ids, vecs, embedder.dim)
 
 
 def _write_indexes(root: Path, staging: Path, embedder: Embedder, rows, progress) -> None:  # noqa: ANN001

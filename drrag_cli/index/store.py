@@ -10,8 +10,12 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from drrag_cli.types import Passage
+
+if TYPE_CHECKING:
+    from drrag_cli.index.links import DocRef
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS documents (
@@ -205,20 +209,79 @@ class PassageStore:
     def write_links(self) -> int:
         """Find every passage's links (:mod:`drrag_cli.index.links`) and store them, replacing
         the old ones: a new note can be mentioned by old ones. Returns the number of links."""
-        from drrag_cli.index.links import DocRef, find_links
+        from drrag_cli.index.links import find_links
 
-        named: dict[int, tuple[str, ...]] = {}
-        for doc_id, alias in self.conn.execute("SELECT document_id, alias FROM aliases"):
-            named[doc_id] = (*named.get(doc_id, ()), alias)
-        rows = self.conn.execute("SELECT id, source, title FROM documents")
-        docs = [DocRef(doc_id, source, title, named.get(doc_id, ())) for doc_id, source, title in rows]
         rows = self.conn.execute(
             "SELECT p.id, p.document_id, d.source, p.text FROM passages p JOIN documents d ON d.id = p.document_id"
         )
-        links = find_links(docs, rows.fetchall())
+        links = find_links(self._doc_refs(), rows.fetchall())
         self.conn.execute("DELETE FROM links")
         self.conn.executemany("INSERT INTO links(passage_id, document_id, kind) VALUES (?,?,?)", links)
         return len(links)
+
+    # -- a run's change, applied to the links (index/delta.py) ------------------------------
+    def passage_ids(self, files: Sequence[str]) -> list[int]:
+        """The passage ids of ``files``."""
+        sql = "SELECT p.id FROM passages p JOIN documents d ON d.id = p.document_id WHERE d.file IN ({})"
+        return [pid for (pid,) in self._rows(sql, list(files))]
+
+    def documents_of(self, files: Sequence[str]) -> dict[int, tuple[str, str, tuple[str, ...]]]:
+        """Document id → (source, title, aliases) for the documents of ``files``: what the
+        link finder knows a document by."""
+        out: dict[int, tuple[str, str, tuple[str, ...]]] = {}
+        for doc_id, source, title in self._rows("SELECT id, source, title FROM documents WHERE file IN ({})", files):
+            out[doc_id] = (source, title, ())
+        sql = "SELECT document_id, alias FROM aliases WHERE document_id IN ({}) ORDER BY rowid"
+        for doc_id, alias in self._rows(sql, list(out)):
+            source, title, aliases = out[doc_id]
+            out[doc_id] = (source, title, (*aliases, alias))
+        return out
+
+    def park_links(self, passages: Sequence[int], documents: Sequence[int]) -> None:
+        """Drop the links of ``passages`` (about to be removed) and park those to ``documents``
+        (negated ids) until :meth:`repoint_links`: their ids may be given to new rows."""
+        self._run("DELETE FROM links WHERE passage_id IN ({})", passages)
+        self._run("UPDATE links SET document_id = -document_id WHERE document_id IN ({})", documents)
+
+    def repoint_links(self, moved: dict[int, int]) -> set[int]:
+        """Parked links to a document that came back under a new id (``moved``: old → new)
+        point to it again, in place; the others are dropped. Returns the passages that lost one."""
+        back = [(new, -old) for old, new in moved.items()]
+        self.conn.executemany("UPDATE links SET document_id = ? WHERE document_id = ?", back)
+        parked = self.conn.execute("SELECT DISTINCT passage_id FROM links WHERE document_id < 0")
+        lost = {pid for (pid,) in parked}
+        self.conn.execute("DELETE FROM links WHERE document_id < 0")
+        return lost
+
+    def relink(self, passages: Sequence[int]) -> int:
+        """Find the links of ``passages`` anew against every document; returns the links stored."""
+        from drrag_cli.index.links import find_links
+
+        self._run("DELETE FROM links WHERE passage_id IN ({})", passages)
+        sql = "SELECT p.id, p.document_id, d.source, p.text FROM passages p JOIN documents d ON d.id = p.document_id"
+        rows = list(self._rows(sql + " WHERE p.id IN ({}) ORDER BY p.id", sorted(passages)))
+        if rows:
+            links = find_links(self._doc_refs(), rows)
+            self.conn.executemany("INSERT INTO links(passage_id, document_id, kind) VALUES (?,?,?)", links)
+        return self.conn.execute("SELECT COUNT(*) FROM links").fetchone()[0]
+
+    def rows(self, ids: Sequence[int]) -> list[tuple[int, str, str, str]]:
+        """(id, title, text, content_hash) of the passages ``ids``, in id order."""
+        return sorted(self._rows("SELECT id, title, text, content_hash FROM passages WHERE id IN ({})", list(ids)))
+
+    def _run(self, sql: str, ids: Sequence[int]) -> None:
+        for start in range(0, len(ids), 500):
+            chunk = list(ids[start : start + 500])
+            self.conn.execute(sql.format(",".join("?" * len(chunk))), chunk)
+
+    def _doc_refs(self) -> list[DocRef]:
+        from drrag_cli.index.links import DocRef
+
+        named: dict[int, tuple[str, ...]] = {}
+        for doc_id, alias in self.conn.execute("SELECT document_id, alias FROM aliases ORDER BY rowid"):
+            named[doc_id] = (*named.get(doc_id, ()), alias)
+        rows = self.conn.execute("SELECT id, source, title FROM documents")
+        return [DocRef(doc_id, source, title, named.get(doc_id, ())) for doc_id, source, title in rows]
 
     def touch_file(self, file: str, size: int, mtime: float) -> None:
         """Same content, new mtime (e.g. `touch`): remember it so the next run skips hashing."""

@@ -64,7 +64,13 @@ def _full_tantivy(monkeypatch: pytest.MonkeyPatch) -> None:
         real(path, rows[:1])  # the writer got going, then the disk filled (tantivy's own words:)
         raise ValueError(f"An IO error occurred: 'No space left on device (os error 28) at path \"{path}/.tmpX\"'")
 
+    def update(old: Path, path: Path, removed, rows: list) -> None:  # noqa: ANN001 - a run that applies its change
+        real_update(old, path, removed, rows[:1])
+        raise ValueError(f"An IO error occurred: 'No space left on device (os error 28) at path \"{path}/.tmpX\"'")
+
+    real_update = bm25.update_bm25
     monkeypatch.setattr(bm25, "build_bm25", build)
+    monkeypatch.setattr(bm25, "update_bm25", update)
 
 
 def _full_hnswlib(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -77,7 +83,15 @@ def _full_hnswlib(monkeypatch: pytest.MonkeyPatch) -> None:
         with open(path, "r+b") as fh:  # what hnswlib's unchecked ofstream leaves on a full disk
             fh.truncate(path.stat().st_size // 2)
 
+    def update(old: Path, path: Path, removed, ids, vecs, dim: int) -> int:  # noqa: ANN001 - a run that applies its change
+        deleted = real_update(old, path, removed, ids, vecs, dim)
+        with open(path, "r+b") as fh:
+            fh.truncate(path.stat().st_size // 2)
+        return deleted
+
+    real_update = dense.update_dense
     monkeypatch.setattr(dense, "build_dense", build)
+    monkeypatch.setattr(dense, "update_dense", update)
     monkeypatch.setattr(layout, "free_bytes", lambda path: 0)
 
 

@@ -1,0 +1,119 @@
+"""A run that changes a few files applies the change to the previous generation (index/delta.py):
+the same search results and links as a generation built whole, with the real parts."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from drrag_cli.config import Settings
+from drrag_cli.index import layout
+from drrag_cli.index.api import Index
+from drrag_cli.index.dense import deleted_count
+from tests.conftest import write_notes
+
+PEOPLE = ["Ada Lind", "Bo Krantz", "Cleo Varga", "Dag Holm", "Eva Storm", "Finn Aker", "Gry Moen", "Hal Berg"]
+PLACES = ["Tromsø", "Bergen", "Uppsala", "Ghent", "Lyon", "Porto", "Graz", "Turku"]
+
+
+def _notes() -> dict[str, str]:
+    notes = {}
+    for i, (person, place) in enumerate(zip(PEOPLE, PLACES, strict=True)):
+        peer = PEOPLE[(i + 1) % len(PEOPLE)]
+        notes[f"{person.lower().replace(' ', '-')}.md"] = (
+            f"# {person}\n\n{person} was born in {place} and works with {peer} on survey {i}. "
+            f"The survey counted {i * 11} terns near the {place} shore.\n"
+        )
+    for i in range(16):
+        notes[f"log-{i:02d}.md"] = f"# Log {i}\n\nDay {i} of the tern survey: {PEOPLE[i % 8]} logged {i * 3} nests.\n"
+    return notes
+
+
+def _change(folder: Path) -> None:
+    """One note edited, one added that names an existing one, one removed."""
+    ada = folder / "ada-lind.md"
+    ada.write_text(ada.read_text(encoding="utf-8") + "Ada Lind also rings kittiwakes at Hornøya.\n", encoding="utf-8")
+    write_notes(folder, {"ivo-dahl.md": "# Ivo Dahl\n\nIvo Dahl took over the tern survey from Cleo Varga.\n"})
+    (folder / "log-03.md").unlink()
+
+
+def _view(index: Index, queries: list[str]) -> tuple[list, list, set]:
+    """What a reader sees, by text rather than passage id: BM25 and dense top 10 per query,
+    and every (passage text, linked note) pair."""
+    def texts(ranked: list[tuple[int, float]]) -> list[str]:
+        found = index.passages([pid for pid, _ in ranked])
+        return [found[pid].text for pid, _ in ranked]
+
+    lexical = [texts(index.bm25_ranked(q, 10)) for q in queries]
+    dense = [texts(index.dense_ranked(index.embed([q])[0], 10)) for q in queries]
+    ids = [row[0] for row in index.store.all_passages()]
+    passages = index.passages(ids)
+    sources = {doc: src for doc, src in index.store.conn.execute("SELECT id, source FROM documents")}
+    links = {
+        (passages[pid].text, Path(sources[doc]).name)
+        for pid, doc in index.store.conn.execute("SELECT passage_id, document_id FROM links")
+    }
+    return lexical, dense, links
+
+
+QUERIES = ["Ada Lind kittiwakes", "tern survey Cleo Varga", "Ivo Dahl", "nests logged day 3", "born in Porto"]
+
+
+def test_a_small_change_is_applied_to_the_previous_generation_as_a_whole_build_would_make_it(
+    tmp_path: Path, settings: Settings
+) -> None:
+    folder = write_notes(tmp_path / "vault", _notes())
+    Index.build([folder], settings)
+    before = layout.current_generation(Path(settings.index.path))
+    _change(folder)
+    report = Index.build([folder], settings)
+    assert (report.added, report.updated, report.removed) == (1, 1, 1) and report.passages_embedded == 2
+    live = layout.current_generation(Path(settings.index.path))
+    assert live is not None and before is not None
+    shared = {f.name for f in (live / "bm25").iterdir()} & {f.name for f in (before / "bm25").iterdir()}
+    assert any(name.endswith(".idx") for name in shared)  # the old segment is shared, not written again
+    assert deleted_count(live / "dense.hnsw") == 2  # Ada's old passage and log 3's
+
+    whole = settings.replace({"index.path": str(tmp_path / "whole")})
+    Index.build([folder], whole, rebuild=True)
+    incremental, rebuilt = Index.open(settings), Index.open(whole)
+    assert incremental.status()["passages"] == rebuilt.status()["passages"]
+    assert _view(incremental, QUERIES) == _view(rebuilt, QUERIES)
+    links = _view(incremental, [])[2]
+    assert any(text.endswith("from Cleo Varga.") and note == "cleo-varga.md" for text, note in links)  # a new link
+    assert any(note == "ivo-dahl.md" for _text, note in links) is False  # no old note names Ivo Dahl
+
+
+def test_deletes_past_the_threshold_rebuild_the_generation_whole(tmp_path: Path, settings: Settings) -> None:
+    """Each edit leaves a deleted element in the HNSW; once they pass a fifth of the live
+    passages the run compacts: BM25 and HNSW are built from every passage again."""
+    folder = write_notes(tmp_path / "vault", _notes())
+    Index.build([folder], settings)
+    root = Path(settings.index.path)
+    seen = []
+    for i in range(7):
+        log = folder / f"log-{i:02d}.md"
+        log.write_text(log.read_text(encoding="utf-8") + f"Edit {i}.\n", encoding="utf-8")
+        Index.build([folder], settings)
+        seen.append(deleted_count(layout.current_generation(root) / "dense.hnsw"))
+    assert seen == [1, 2, 3, 4, 0, 1, 2]  # 24 live passages: 5 deleted would pass 4.8
+    index = Index.open(settings)
+    assert index.status()["passages"] == 24 and index.dense.count == 24
+    assert index.dense.index.get_current_count() == 24 + seen[-1]
+
+
+def test_a_freed_passage_id_given_to_a_new_passage_finds_the_new_text(tmp_path: Path, settings: Settings) -> None:
+    """SQLite gives the highest freed rowid to the next row: the new passage takes the removed
+    one's id, and both indexes then hold the new text under it, never the old."""
+    folder = write_notes(tmp_path / "vault", _notes())
+    Index.build([folder], settings)
+    index = Index.open(settings)
+    last = max(row[0] for row in index.store.all_passages())
+    gone = index.passages([last])[last]
+    Path(gone.source).unlink()
+    write_notes(folder, {"zz-new.md": "# Zed\n\nZed Quist counted puffins at Runde.\n"})
+    Index.build([folder], settings)
+    index = Index.open(settings)
+    assert index.passages([last])[last].text.endswith("Zed Quist counted puffins at Runde.")
+    assert [pid for pid, _ in index.bm25_ranked("puffins Runde", 3)][:1] == [last]
+    assert all(index.passages([pid])[pid].text != gone.text for pid, _ in index.bm25_ranked(gone.text, 10))
+    assert index.dense_ranked(index.embed(["Zed Quist puffins"])[0], 1)[0][0] == last
