@@ -24,7 +24,11 @@ folder; with the space back, the next run must match the reference.
 Checks run the real CLI: `drrag index` as a subprocess (it is what gets killed), status
 and search in-process through ``drrag_cli.cli.main.main`` so the model loads once.
 
-    .venv/bin/python benchmarks/hostile_crashes.py   # prints rows; 16 min on 2 busy cores
+    .venv/bin/python benchmarks/hostile_crashes.py [--filler 600]   # prints rows; 16 min on 2 busy cores
+
+``--filler N`` adds N one-passage notes to the copy: each round's change is then under a
+fifth of the passages, so the killed runs apply it to the previous generation
+(``index/delta.py``) instead of building BM25 and HNSW whole.
 """
 
 from __future__ import annotations
@@ -313,7 +317,18 @@ def _full_disk(work: Path, corpus: Path, rng: random.Random) -> list[dict]:
     ]
 
 
-def run(work: Path) -> list[dict]:
+def _fill(corpus: Path, notes: int, rng: random.Random) -> None:
+    """``notes`` one-passage notes more, so that a round's change stays a small part of the
+    index and the killed runs apply it to the previous generation (index/delta.py) rather
+    than build it whole."""
+    folder = corpus / "filler"
+    folder.mkdir(exist_ok=True)
+    for i in range(notes):
+        words = " ".join(rng.choice(WORDS) for _ in range(60))
+        (folder / f"filler-{i:04d}.txt").write_text(f"Filler {i} records {words}.\n", encoding="utf-8")
+
+
+def run(work: Path, filler: int = 0) -> list[dict]:
     """Each dict: {"check", "count", "limit", "detail"}; a check passes when count <= limit."""
     saved = os.environ.get("XDG_CONFIG_HOME")
     os.environ["XDG_CONFIG_HOME"] = str(work / "xdg-config")  # no user config leaks in
@@ -321,6 +336,7 @@ def run(work: Path) -> list[dict]:
         rng = random.Random(SEED)
         corpus = work / "corpus"
         shutil.copytree(CORPUS, corpus)
+        _fill(corpus, filler, rng)
         rows = _kills(work, corpus, rng)
         fresh = work / "corpus-disk"  # the size of the index on the small disk is known
         shutil.copytree(CORPUS, fresh)
@@ -333,9 +349,14 @@ def run(work: Path) -> list[dict]:
 
 
 def main() -> None:
+    import argparse
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--filler", type=int, default=0, help="one-passage notes added to the corpus copy")
+    args = parser.parse_args()
     start = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="drrag-crashes-") as tmp:
-        checks = run(Path(tmp))
+        checks = run(Path(tmp), args.filler)
     from hostile import print_checks
 
     print_checks(checks, start)

@@ -5,14 +5,14 @@ the element count because hnswlib raises otherwise.
 
 A generation made from the previous one (:func:`update_dense`) loads its graph, marks the
 removed passages deleted and adds the new ones: hnswlib keeps a deleted element in the
-graph (searches skip it), so ``dense.json`` beside the file counts them, and the live count
-is the elements less those. A label added again (SQLite reuses a freed passage id) is
+graph (searches skip it) and does not say which are, so ``dense.deleted.npy`` beside the
+file lists them, and the live count is the elements less those. A label added again
+(SQLite gives a freed passage id to a new passage, in this run or a later one) is
 un-deleted and its vector replaced by hnswlib itself.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -39,39 +39,44 @@ def update_dense(old: Path, path: Path, removed: Sequence[int], ids: np.ndarray,
     (``ids``, ``vecs``) added; returns the deleted elements it then holds."""
     import hnswlib
 
-    deleted = deleted_count(old)
+    deleted = set(deleted_labels(old).tolist())
     index = hnswlib.Index(space="cosine", dim=dim)
     index.load_index(str(old))
     present = {int(i) for i in index.get_ids_list()}
-    for pid in set(removed) & present:
+    for pid in (set(removed) & present) - deleted:
         index.mark_deleted(int(pid))
-        deleted += 1
+        deleted.add(int(pid))
     if len(ids):
-        deleted -= len(present & set(removed) & {int(i) for i in ids})  # a freed id used again: un-deleted
         if index.get_current_count() + len(ids) > index.get_max_elements():
             index.resize_index(index.get_current_count() + len(ids))
         index.add_items(vecs, ids)
+        deleted -= {int(i) for i in ids}  # a freed id given to a new passage (now or in an earlier run): un-deleted
     index.save_index(str(path))
-    write_deleted(path, deleted)
-    return deleted
+    write_deleted(path, sorted(deleted))
+    return len(deleted)
+
+
+def deleted_labels(path: Path) -> np.ndarray:
+    """The labels of the HNSW at ``path`` that are marked deleted (none for a file built whole)."""
+    try:
+        return np.load(_deleted_file(path), allow_pickle=False)
+    except (OSError, ValueError):
+        return np.zeros(0, dtype=np.int64)
 
 
 def deleted_count(path: Path) -> int:
-    """The elements of the HNSW at ``path`` that are deleted (0 for a file built whole)."""
-    try:
-        return int(json.loads(_meta(path).read_text(encoding="utf-8"))["deleted"])
-    except (OSError, ValueError, KeyError, TypeError):
-        return 0
+    return len(deleted_labels(path))
 
 
-def write_deleted(path: Path, deleted: int) -> None:
-    """Record beside ``path`` how many of its elements are deleted (nothing when none)."""
-    if deleted:
-        _meta(path).write_text(json.dumps({"deleted": deleted}) + "\n", encoding="utf-8")
+def write_deleted(path: Path, labels: Sequence[int]) -> None:
+    """Record beside ``path`` which of its elements are deleted (no file when none)."""
+    if labels:
+        with open(_deleted_file(path), "wb") as fh:
+            np.save(fh, np.asarray(labels, dtype=np.int64), allow_pickle=False)
 
 
-def _meta(path: Path) -> Path:
-    return path.with_suffix(".json")
+def _deleted_file(path: Path) -> Path:
+    return path.with_suffix(".deleted.npy")
 
 
 class DenseIndex:

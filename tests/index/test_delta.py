@@ -117,3 +117,25 @@ def test_a_freed_passage_id_given_to_a_new_passage_finds_the_new_text(tmp_path: 
     assert [pid for pid, _ in index.bm25_ranked("puffins Runde", 3)][:1] == [last]
     assert all(index.passages([pid])[pid].text != gone.text for pid, _ in index.bm25_ranked(gone.text, 10))
     assert index.dense_ranked(index.embed(["Zed Quist puffins"])[0], 1)[0][0] == last
+
+
+def test_a_passage_id_freed_by_one_run_and_given_out_by_the_next_is_counted_live(
+    tmp_path: Path, settings: Settings
+) -> None:
+    """Run 1 removes the note with the highest passage id (its HNSW element marked deleted);
+    run 2 adds a note, which SQLite gives that id: hnswlib un-deletes the element, and the
+    deleted list must follow, or the live count falls short of the store's (a reader's check)."""
+    folder = write_notes(tmp_path / "vault", _notes())
+    Index.build([folder], settings)
+    index = Index.open(settings)
+    last = max(row[0] for row in index.store.all_passages())
+    Path(index.passages([last])[last].source).unlink()
+    Index.build([folder], settings)
+    root = Path(settings.index.path)
+    assert deleted_count(layout.current_generation(root) / "dense.hnsw") == 1
+    write_notes(folder, {"zz-new.md": "# Zed\n\nZed Quist counted puffins at Runde.\n"})
+    Index.build([folder], settings)
+    index = Index.open(settings)
+    assert deleted_count(layout.current_generation(root) / "dense.hnsw") == 0
+    assert index.status()["passages"] == index.dense.count == 24
+    assert index.dense_ranked(index.embed(["Zed Quist puffins"])[0], 1)[0][0] == last
