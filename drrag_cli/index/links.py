@@ -159,6 +159,30 @@ class LinkFinder:
         return list(dict.fromkeys(out))
 
 
+def document_keys(doc: DocRef) -> set[str]:
+    """The words and names a passage must hold for :class:`LinkFinder` to link it to ``doc``:
+    the first word of its title as a mention ("heron"), its title, file name and aliases as a
+    wiki-link or a Markdown link names them. Stored per document, they let a run find the
+    links of a few passages against the documents that can match, not all of them."""
+    stem = _file_stem(doc.source.split("#", 1)[0])
+    keys = {doc.title.strip().lower(), stem, *(a.strip().lower() for a in doc.aliases)}
+    words = _words(core_title(doc.title))
+    if words:
+        keys.add(words[0].lower())
+    return keys - {""}
+
+
+def text_keys(text: str) -> set[str]:
+    """What ``text`` offers :func:`document_keys` to meet: its words, lower-case, and the
+    names its links give (a Markdown link's file name; a wiki-link's name, file name and base)."""
+    keys = {w.lower() for w in _words(text)}
+    keys.update(_file_stem(unquote(target)) for target in _MD_LINK.findall(text))
+    for name in _WIKI_LINK.findall(text):
+        name = name.strip()
+        keys |= {name.lower(), posixpath.basename(name).lower().removesuffix(".md"), _file_stem(name)}
+    return keys
+
+
 def find_links(docs: Sequence[DocRef], passages: Iterable[tuple[int, int, str, str]]) -> list[tuple[int, int, str]]:
     """[(passage id, linked document id, kind)] for ``passages`` given as
     (passage id, document id, source, text)."""

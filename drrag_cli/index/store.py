@@ -10,12 +10,9 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
 
+from drrag_cli.index.links import DocRef
 from drrag_cli.types import Passage
-
-if TYPE_CHECKING:
-    from drrag_cli.index.links import DocRef
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS documents (
@@ -54,6 +51,11 @@ CREATE TABLE IF NOT EXISTS aliases (    -- other names a wiki-link may use (fron
     alias TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS aliases_document ON aliases(document_id);
+CREATE TABLE IF NOT EXISTS document_keys (  -- what a passage must hold to link a document (links.document_keys)
+    document_id INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+    key TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS document_keys_key ON document_keys(key);
 CREATE TABLE IF NOT EXISTS files (
     file TEXT PRIMARY KEY,         -- every indexed file, with the hash that was indexed
     sha256 TEXT NOT NULL,
@@ -168,7 +170,7 @@ class PassageStore:
 
     # -- writing (staging generations only) --------------------------------------------
     def remove_file(self, file: str) -> None:
-        for table in ("passages", "aliases"):
+        for table in ("passages", "aliases", "document_keys"):
             self.conn.execute(
                 f"DELETE FROM {table} WHERE document_id IN (SELECT id FROM documents WHERE file = ?)",
                 (file,),
@@ -196,6 +198,7 @@ class PassageStore:
             doc_id = cur.lastrowid
             named = [(doc_id, alias) for alias in aliases]
             self.conn.executemany("INSERT INTO aliases(document_id, alias) VALUES (?,?)", named)
+            self._add_keys([DocRef(doc_id, source, title, tuple(aliases))])
             for p, content_hash in passages:
                 cur = self.conn.execute(
                     "INSERT INTO passages(document_id, ordinal, title, text, char_start, char_end, "
@@ -254,16 +257,34 @@ class PassageStore:
         return lost
 
     def relink(self, passages: Sequence[int]) -> int:
-        """Find the links of ``passages`` anew against every document; returns the links stored."""
-        from drrag_cli.index.links import find_links
+        """Find the links of ``passages`` anew, against the documents whose keys their texts
+        hold (:func:`~.links.document_keys`: the same links as against every document);
+        returns the links stored."""
+        from drrag_cli.index.links import find_links, text_keys
 
         self._run("DELETE FROM links WHERE passage_id IN ({})", passages)
         sql = "SELECT p.id, p.document_id, d.source, p.text FROM passages p JOIN documents d ON d.id = p.document_id"
         rows = list(self._rows(sql + " WHERE p.id IN ({}) ORDER BY p.id", sorted(passages)))
         if rows:
-            links = find_links(self._doc_refs(), rows)
+            self._keys_for_every_document()
+            keys = sorted(set().union(*(text_keys(text) for *_, text in rows)))
+            sql = "SELECT DISTINCT document_id FROM document_keys WHERE key IN ({})"
+            docs = sorted({doc for (doc,) in self._rows(sql, keys)})
+            links = find_links(self._doc_refs(docs), rows)
             self.conn.executemany("INSERT INTO links(passage_id, document_id, kind) VALUES (?,?,?)", links)
         return self.conn.execute("SELECT COUNT(*) FROM links").fetchone()[0]
+
+    def _add_keys(self, docs: Sequence[DocRef]) -> None:
+        from drrag_cli.index.links import document_keys
+
+        rows = [(doc.document_id, key) for doc in docs for key in document_keys(doc)]
+        self.conn.executemany("INSERT INTO document_keys(document_id, key) VALUES (?,?)", rows)
+
+    def _keys_for_every_document(self) -> None:
+        """A store an older drrag wrote has documents and no keys: give them theirs, once."""
+        has_docs = self.conn.execute("SELECT 1 FROM documents LIMIT 1").fetchone()
+        if has_docs and not self.conn.execute("SELECT 1 FROM document_keys LIMIT 1").fetchone():
+            self._add_keys(self._doc_refs())
 
     def rows(self, ids: Sequence[int]) -> list[tuple[int, str, str, str]]:
         """(id, title, text, content_hash) of the passages ``ids``, in id order."""
@@ -274,13 +295,17 @@ class PassageStore:
             chunk = list(ids[start : start + 500])
             self.conn.execute(sql.format(",".join("?" * len(chunk))), chunk)
 
-    def _doc_refs(self) -> list[DocRef]:
-        from drrag_cli.index.links import DocRef
-
+    def _doc_refs(self, ids: Sequence[int] | None = None) -> list[DocRef]:
+        """Every document (or those ``ids``) as the link finder sees it."""
         named: dict[int, tuple[str, ...]] = {}
-        for doc_id, alias in self.conn.execute("SELECT document_id, alias FROM aliases ORDER BY rowid"):
+        if ids is None:
+            aliases = self.conn.execute("SELECT document_id, alias FROM aliases ORDER BY rowid")
+            rows = list(self.conn.execute("SELECT id, source, title FROM documents"))
+        else:
+            aliases = self._rows("SELECT document_id, alias FROM aliases WHERE document_id IN ({}) ORDER BY rowid", ids)
+            rows = list(self._rows("SELECT id, source, title FROM documents WHERE id IN ({})", ids))
+        for doc_id, alias in aliases:
             named[doc_id] = (*named.get(doc_id, ()), alias)
-        rows = self.conn.execute("SELECT id, source, title FROM documents")
         return [DocRef(doc_id, source, title, named.get(doc_id, ())) for doc_id, source, title in rows]
 
     def touch_file(self, file: str, size: int, mtime: float) -> None:

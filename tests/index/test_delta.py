@@ -25,6 +25,7 @@ def _notes() -> dict[str, str]:
         )
     for i in range(16):
         notes[f"log-{i:02d}.md"] = f"# Log {i}\n\nDay {i} of the tern survey: {PEOPLE[i % 8]} logged {i * 3} nests.\n"
+    notes["log-05.md"] += "See [[Ivo Dahl]] for the handover.\n"  # a wiki-link to a note that comes later
     return notes
 
 
@@ -32,7 +33,8 @@ def _change(folder: Path) -> None:
     """One note edited, one added that names an existing one, one removed."""
     ada = folder / "ada-lind.md"
     ada.write_text(ada.read_text(encoding="utf-8") + "Ada Lind also rings kittiwakes at Hornøya.\n", encoding="utf-8")
-    write_notes(folder, {"ivo-dahl.md": "# Ivo Dahl\n\nIvo Dahl took over the tern survey from Cleo Varga.\n"})
+    ivo = "# Ivo Dahl\n\nIvo Dahl took over the tern survey from Cleo Varga and [Bo](bo-krantz.md).\n"
+    write_notes(folder, {"ivo-dahl.md": ivo})
     (folder / "log-03.md").unlink()
 
 
@@ -79,8 +81,8 @@ def test_a_small_change_is_applied_to_the_previous_generation_as_a_whole_build_w
     assert incremental.status()["passages"] == rebuilt.status()["passages"]
     assert _view(incremental, QUERIES) == _view(rebuilt, QUERIES)
     links = _view(incremental, [])[2]
-    assert any(text.endswith("from Cleo Varga.") and note == "cleo-varga.md" for text, note in links)  # a new link
-    assert any(note == "ivo-dahl.md" for _text, note in links) is False  # no old note names Ivo Dahl
+    assert {note for text, note in links if "took over" in text} == {"cleo-varga.md", "bo-krantz.md"}  # new links
+    assert [text.endswith("[[Ivo Dahl]] for the handover.") for text, note in links if note == "ivo-dahl.md"] == [True]
 
 
 def test_deletes_past_the_threshold_rebuild_the_generation_whole(tmp_path: Path, settings: Settings) -> None:
