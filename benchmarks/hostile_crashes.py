@@ -317,7 +317,7 @@ def _full_disk(work: Path, corpus: Path, rng: random.Random) -> list[dict]:
     ]
 
 
-def _fill(corpus: Path, notes: int, rng: random.Random) -> None:
+def _filler(corpus: Path, notes: int, rng: random.Random) -> None:
     """``notes`` one-passage notes more, so that a round's change stays a small part of the
     index and the killed runs apply it to the previous generation (index/delta.py) rather
     than build it whole."""
@@ -336,7 +336,7 @@ def run(work: Path, filler: int = 0) -> list[dict]:
         rng = random.Random(SEED)
         corpus = work / "corpus"
         shutil.copytree(CORPUS, corpus)
-        _fill(corpus, filler, rng)
+        _filler(corpus, filler, rng)
         rows = _kills(work, corpus, rng)
         fresh = work / "corpus-disk"  # the size of the index on the small disk is known
         shutil.copytree(CORPUS, fresh)

@@ -1,7 +1,7 @@
 """Watch latency: from a file change to the changed text in search results (issue 15).
 
-Runs a real `drrag index COPY --watch --json` process on a copy of the sample corpus (the
-index is built first, so only the watch loop is measured) and, in this process, polls
+Runs a real `drrag index COPY --watch --json` process on a copy of the sample corpus, or of
+``--corpus`` (the index is built first, so only the watch loop is measured) and, in this process, polls
 `Index.open(...)` + a BM25 search every 20 ms for a token written by the change:
   1. one-file edit: a sentence with a fresh token appended to one note (``--edits`` times);
   2. bursts: N new files written as fast as Python can (a `git checkout`), timed from the
@@ -11,7 +11,7 @@ For each it reports the latency, the build's own seconds (scan + embed + write +
 the watcher's JSON line) and the rest: the time to notice and debounce the change, which the
 issue's target bounds ("within 5 s, plus its embedding time").
 
-    python benchmarks/watch_latency.py [--edits 5] [--bursts 50,1000] [--via index|service]
+    python benchmarks/watch_latency.py [--edits 5] [--bursts 50,1000] [--via index|service] [--corpus DIR]
                                        [--out benchmarks/out/watch]
 
 ``--via service`` polls one warm :class:`Service` instead (what `drrag serve` and `drrag mcp`
@@ -182,21 +182,21 @@ def main() -> None:
         default="index",
         help="who searches: a fresh Index.open per poll, or one warm Service (what drrag serve / mcp answer from)",
     )
+    ap.add_argument("--corpus", type=Path, default=REPO / "sample_corpus",
+                    help="the folder copied and watched (e.g. benchmarks/out/edit/notes, 7,618 notes)")
     ap.add_argument("--out", default=str(REPO / "benchmarks" / "out" / "watch"))
     args = ap.parse_args()
     with tempfile.TemporaryDirectory(prefix="drrag-watch-") as tmp:
         corpus = Path(tmp) / "corpus"
-        shutil.copytree(REPO / "sample_corpus", corpus)
+        shutil.copytree(args.corpus, corpus)
         ix = Path(tmp) / "ix"
         settings = Settings().replace({"index.path": str(ix)})
         Index.build([corpus], settings)
         found = service_probe(settings) if args.via == "service" else index_probe(settings)
         w = Watcher(corpus, ix)
         w.runs_until(lambda rs: rs[-1].get("trigger") == "start")
-        edits = [
-            one_edit(w, found, corpus / "notes" / sorted((corpus / "notes").iterdir())[0].name, i)
-            for i in range(args.edits)
-        ]
+        notes = corpus / "notes" if (corpus / "notes").is_dir() else corpus
+        edits = [one_edit(w, found, sorted(p for p in notes.iterdir() if p.is_file())[0], i) for i in range(args.edits)]
         bursts = [burst(w, found, corpus / f"burst{n}", int(n)) for n in args.bursts.split(",") if n]
         code = w.stop()
     report = {
