@@ -12,6 +12,7 @@ the watcher's JSON line) and the rest: the time to notice and debounce the chang
 issue's target bounds ("within 5 s, plus its embedding time").
 
     python benchmarks/watch_latency.py [--edits 5] [--bursts 50,1000] [--via index|service] [--corpus DIR]
+        [--vectors benchmarks/out/edit/ix/vectors.sqlite]
                                        [--out benchmarks/out/watch]
 
 ``--via service`` polls one warm :class:`Service` instead (what `drrag serve` and `drrag mcp`
@@ -184,12 +185,17 @@ def main() -> None:
     )
     ap.add_argument("--corpus", type=Path, default=REPO / "sample_corpus",
                     help="the folder copied and watched (e.g. benchmarks/out/edit/notes, 7,618 notes)")
+    ap.add_argument("--vectors", type=Path, default=None,
+                    help="an embedding cache (an index folder's vectors.sqlite) to start from, e.g. edit_bench's")
     ap.add_argument("--out", default=str(REPO / "benchmarks" / "out" / "watch"))
     args = ap.parse_args()
     with tempfile.TemporaryDirectory(prefix="drrag-watch-") as tmp:
         corpus = Path(tmp) / "corpus"
         shutil.copytree(args.corpus, corpus)
         ix = Path(tmp) / "ix"
+        if args.vectors is not None:  # the first build then embeds only what the cache lacks
+            ix.mkdir()
+            shutil.copy2(args.vectors, ix / "vectors.sqlite")
         settings = Settings().replace({"index.path": str(ix)})
         Index.build([corpus], settings)
         found = service_probe(settings) if args.via == "service" else index_probe(settings)

@@ -158,3 +158,39 @@ def test_a_long_file_reports_its_chunking(tmp_path: Path, settings: Settings, mo
     done = [d for _, d, _ in recorder.calls]
     assert len(done) > 20 and done == sorted(done)  # about once per percent
     assert recorder.calls[-1][1:] == (len(text), len(text))  # done == total: the step ended
+
+
+def test_a_file_with_its_indexed_size_and_old_mtime_is_not_read_again(
+    corpus: Path, settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Size and modification time as indexed, the time settled: unchanged without a read (at
+    100k notes reading and hashing every file was most of a run). A file changed within
+    SETTLED_S of its indexing may keep both, so a recent one is read and hashed."""
+    import os
+    import time
+
+    import drrag_cli.index.build as build
+
+    old = time.time() - 100
+    files = sorted(p for p in corpus.rglob("*") if p.is_file())
+    for path in files:
+        os.utime(path, (old, old))
+    Index.build([corpus], settings)
+    read: list[Path] = []
+    real = build._read
+
+    def counted(path: Path, *args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+        read.append(path)
+        return real(path, *args, **kwargs)
+
+    monkeypatch.setattr(build, "_read", counted)
+    assert Index.build([corpus], settings).unchanged == len(files) and read == []
+    mara = corpus / "notes" / "mara.txt"
+    text = mara.read_text(encoding="utf-8")
+    mara.write_text(text.replace("Tromsø", "Tromsö"), encoding="utf-8")  # same size
+    now = mara.stat().st_mtime
+    report = Index.build([corpus], settings)  # recent: read, and the change found
+    assert read == [mara] and report.updated == 1
+    os.utime(mara, (now, now))
+    read.clear()
+    assert Index.build([corpus], settings).unchanged == len(files) and read == [mara]  # still recent: read again
