@@ -262,7 +262,9 @@ def _build_locked(
             else:
                 _write_indexes(root, staging, embedder, rows, progress)
             check_generation(staging, counts["passages"], embedder.dim)
+        health.stamp_cache(root)  # as this run leaves it: the next run need not check it whole
         manifest = {
+            "store_stamp": health.stamp(staging / "store.sqlite"),  # never written once published
             "format_version": layout.FORMAT_VERSION,
             "embedding": embedding_fingerprint(settings, embedder) | runtime,
             "chunking": chunking_fingerprint(settings),

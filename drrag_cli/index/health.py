@@ -17,6 +17,7 @@ embedding model, chunk size or format) is an :class:`~drrag_cli.errors.IndexMism
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import struct
 from collections.abc import Iterator
@@ -35,6 +36,7 @@ if TYPE_CHECKING:
     from drrag_cli.index.store import PassageStore
 
 STORE, BM25, DENSE, CACHE = "store.sqlite", "bm25", "dense.hnsw", "vectors.sqlite"
+CACHE_STAMP = "vectors.checked"  # the cache's size and time as the last run that checked or wrote it left them
 _SQLITE_MAGIC = b"SQLite format 3\x00"
 
 
@@ -162,10 +164,13 @@ def is_local(manifest: dict[str, Any] | None) -> bool:
 
 
 def check_store(gen: Path, manifest: dict[str, Any], *, thorough: bool = False) -> str:
+    """The store opened and counted; ``thorough``: SQLite's quick_check too, unless the file
+    keeps the size and time it was published with (a published store is never written; a
+    whole check of a 100k-passage store took a second of every run)."""
     store = open_store(gen, manifest["counts"]["passages"])
     try:
         with _reading(gen, STORE):
-            if thorough:
+            if thorough and manifest.get("store_stamp") != stamp(gen / STORE):
                 _quick_check(store.conn)
             counts = store.counts()
     finally:
@@ -278,17 +283,48 @@ def cache_files(root: Path) -> list[Path]:
 
 def check_cache(root: Path) -> str:
     """The embedding cache opens and passes quick_check; IndexDamagedError otherwise.
-    A missing cache is fine (the next build makes one)."""
+    A missing cache is fine (the next build makes one). The check is skipped when the cache
+    is as the last run that checked or wrote it left it (:func:`stamp_cache`), with no WAL
+    left behind: a killed run leaves another size or time, or a WAL."""
     path = root / CACHE
     if not path.exists():
         return f"{CACHE}: none yet"
     try:
         conn = sqlite3.connect(path, timeout=30)
         try:
-            _quick_check(conn)
+            if not _cache_as_left(root):
+                _quick_check(conn)
             rows = conn.execute("SELECT COUNT(*) FROM vectors").fetchone()[0]
         finally:
             conn.close()
     except sqlite3.Error as exc:
         raise layout.damaged(root, f"the embedding cache {CACHE} cannot be read ({_why(exc)})") from exc
+    stamp_cache(root)
     return f"{CACHE}: {rows} vectors"
+
+
+def stamp(path: Path) -> list[int] | None:
+    """[size, modification time in ns] of ``path`` (None when it cannot be read): a file that
+    keeps both was not written in between."""
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return [st.st_size, st.st_mtime_ns]
+
+
+def stamp_cache(root: Path) -> None:
+    """Record the embedding cache as checked or written now, its connections closed."""
+    found = stamp(root / CACHE)
+    if found is not None:
+        layout.write_text_atomic(root / CACHE_STAMP, json.dumps(found) + "\n")
+
+
+def _cache_as_left(root: Path) -> bool:
+    wal = stamp(root / (CACHE + "-wal"))
+    if wal is not None and wal[0] > 0:
+        return False
+    try:
+        return json.loads((root / CACHE_STAMP).read_text(encoding="utf-8")) == stamp(root / CACHE)
+    except (OSError, ValueError):
+        return False

@@ -5,8 +5,11 @@
       lock             flock'd by the one `drrag index` allowed at a time
       vectors.sqlite   embedding cache keyed by (model, passage content hash): survives
                        crashes, so a killed run never re-embeds what it already did
+      vectors.checked  the cache's size and time as the last run left it (index/health.py)
       gen-000004/      a complete, immutable index: manifest.json, store.sqlite,
-                       bm25/ (tantivy), dense.hnsw (hnswlib)
+                       bm25/ (tantivy; segment files hard-linked from the generation
+                       before when a run applied its change, index/delta.py), dense.hnsw
+                       (hnswlib) and dense.deleted.npy (its deleted elements, if any)
       gen-000005.tmp/  a build in progress (deleted if found stale)
       damaged-1/       parts a repair set aside (index/health.py); never pruned, the user's to delete
 

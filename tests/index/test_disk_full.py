@@ -205,7 +205,8 @@ def test_next_run_removes_what_a_killed_run_left(corpus: Path, settings: Setting
 
     report = Index.build([corpus], settings)  # nothing changed: no new generation either
     assert not report.published
-    assert sorted(p.name for p in root.iterdir()) == sorted([CURRENT, "lock", "vectors.sqlite", previous, live])
+    kept = [CURRENT, "lock", "vectors.sqlite", "vectors.checked", previous, live]
+    assert sorted(p.name for p in root.iterdir()) == sorted(kept)
     assert Index.open(settings).gen.name == live
 
 

@@ -194,3 +194,27 @@ def test_a_file_with_its_indexed_size_and_old_mtime_is_not_read_again(
     os.utime(mara, (now, now))
     read.clear()
     assert Index.build([corpus], settings).unchanged == len(files) and read == [mara]  # still recent: read again
+
+
+def test_a_run_checks_the_store_and_the_cache_whole_only_when_they_changed_since(
+    corpus: Path, settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SQLite's quick_check reads a whole file (a second a run at 100k passages): a run does
+    it for the live store only when the file is not as it was published, and for the
+    embedding cache only when it is not as the last run left it (or holds a WAL)."""
+    import os
+
+    from drrag_cli.index import health
+
+    Index.build([corpus], settings)
+    checked: list[str] = []
+    real = health._quick_check
+    monkeypatch.setattr(health, "_quick_check", lambda conn: checked.append("check") or real(conn))
+    assert not Index.build([corpus], settings).published and checked == []
+    cache = Path(settings.index.path) / health.CACHE
+    st = cache.stat()
+    os.utime(cache, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000))  # written by someone since
+    Index.build([corpus], settings)
+    assert checked == ["check"]
+    checked.clear()
+    assert not Index.build([corpus], settings).published and checked == []
