@@ -80,7 +80,7 @@ def read_ignore_file(root: Path) -> list[str]:
 
 def walk(paths: Iterable[str | Path], exclude: Sequence[str]) -> WalkResult:
     result = WalkResult()
-    seen: set[Path] = set()
+    seen: set[str] = set()  # resolved paths taken
     for raw in paths:
         root = Path(raw).expanduser()
         if not root.exists():
@@ -96,7 +96,7 @@ def walk(paths: Iterable[str | Path], exclude: Sequence[str]) -> WalkResult:
     return result
 
 
-def _walk_folder(root: Path, excluded: Excluder, result: WalkResult, seen: set[Path]) -> None:
+def _walk_folder(root: Path, excluded: Excluder, result: WalkResult, seen: set[str]) -> None:
     """Depth-first with an explicit stack (os.walk recurses, so a deep tree would raise
     RecursionError), following folder links; a folder reached twice is walked once."""
     visited: set[tuple[int, int]] = set()
@@ -117,10 +117,12 @@ def _walk_folder(root: Path, excluded: Excluder, result: WalkResult, seen: set[P
             continue
         rel = here.relative_to(root).parts
         for name, _, plain in sorted(e for e in listed if not e[1]):
-            if not excluded.last((*rel, name)):
-                # a plain file in a resolved folder is its own real path: no resolve() per file
-                real = real_here / name if plain else None
-                _consider(real or here / name, result, seen, real)
+            if excluded.last((*rel, name)):
+                continue
+            if plain:  # a plain file in a resolved folder is its own real path: no resolve() per file
+                _plain(os.path.join(real_here, name), result, seen)
+            else:
+                _consider(here / name, result, seen)
         folders = sorted((name for name, is_dir, _ in listed if is_dir), reverse=True)
         stack.extend(here / name for name in folders if not excluded.last((*rel, name)))
 
@@ -140,11 +142,27 @@ def _plain_file(entry: os.DirEntry) -> bool:
         return False
 
 
-def _consider(path: Path, result: WalkResult, seen: set[Path], real: Path | None = None) -> None:
-    """Add ``path`` unless it is skipped; ``real``: its resolved path when the caller knows it."""
+def _plain(real: str, result: WalkResult, seen: set[str]) -> None:
+    """:func:`_consider` for a regular file at the resolved path ``real``, in strings until
+    it is taken (at 100k files, two Paths a file were most of a walk)."""
+    if os.path.splitext(real)[1].lower() not in TEXT_EXTENSIONS:
+        result.skipped[real] = "unsupported file type"
+        return
     try:
-        known, real = real is not None, real or path.resolve(strict=True)
-        if not known and not real.is_file():  # reading a pipe would block
+        real.encode("utf-8")
+    except UnicodeEncodeError:
+        result.skipped[real] = "file name is not valid UTF-8 (rename it, e.g. with convmv, to index it)"
+        return
+    if real not in seen:
+        seen.add(real)
+        result.files.append(Path(real))
+
+
+def _consider(path: Path, result: WalkResult, seen: set[str]) -> None:
+    """Add ``path`` unless it is skipped."""
+    try:
+        real = path.resolve(strict=True)
+        if not real.is_file():  # reading a pipe would block
             result.skipped[str(path)] = "not a regular file (pipe, socket or device)"
             return
     except (OSError, RuntimeError) as exc:  # broken link, link loop, permission
@@ -160,7 +178,7 @@ def _consider(path: Path, result: WalkResult, seen: set[Path], real: Path | None
     except UnicodeEncodeError:  # the OS gave bytes that are not UTF-8: citations could not name it
         result.skipped[str(path)] = "file name is not valid UTF-8 (rename it, e.g. with convmv, to index it)"
         return
-    if real in seen:
+    if str(real) in seen:
         return
-    seen.add(real)
+    seen.add(str(real))
     result.files.append(real)
