@@ -264,7 +264,7 @@ def _build_locked(
             check_generation(staging, counts["passages"], embedder.dim)
         health.stamp_cache(root)  # as this run leaves it: the next run need not check it whole
         manifest = {
-            "store_stamp": health.stamp(staging / "store.sqlite"),  # never written once published
+            "stamps": health.stamps(staging),  # parts never written once published (health.as_published)
             "format_version": layout.FORMAT_VERSION,
             "embedding": embedding_fingerprint(settings, embedder) | runtime,
             "chunking": chunking_fingerprint(settings),

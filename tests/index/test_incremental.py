@@ -201,15 +201,17 @@ def test_a_run_checks_the_store_and_the_cache_whole_only_when_they_changed_since
 ) -> None:
     """SQLite's quick_check reads a whole file (a second a run at 100k passages): a run does
     it for the live store only when the file is not as it was published, and for the
-    embedding cache only when it is not as the last run left it (or holds a WAL)."""
+    embedding cache only when it is not as the last run left it (or holds a WAL); it loads
+    the live HNSW to check it only when that file is not as published."""
     import os
 
     from drrag_cli.index import health
 
     Index.build([corpus], settings)
     checked: list[str] = []
-    real = health._quick_check
+    real, load = health._quick_check, health.check_dense
     monkeypatch.setattr(health, "_quick_check", lambda conn: checked.append("check") or real(conn))
+    monkeypatch.setattr(health, "check_dense", lambda gen, manifest: checked.append("hnsw") or load(gen, manifest))
     assert not Index.build([corpus], settings).published and checked == []
     cache = Path(settings.index.path) / health.CACHE
     st = cache.stat()
@@ -218,3 +220,10 @@ def test_a_run_checks_the_store_and_the_cache_whole_only_when_they_changed_since
     assert checked == ["check"]
     checked.clear()
     assert not Index.build([corpus], settings).published and checked == []
+    from drrag_cli.index import layout
+
+    dense = layout.current_generation(Path(settings.index.path)) / health.DENSE
+    st = dense.stat()
+    os.utime(dense, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000))  # not as published: loaded
+    Index.build([corpus], settings)
+    assert checked == ["hnsw"]
