@@ -284,25 +284,27 @@ def cache_files(root: Path) -> list[Path]:
     return [db.with_name(db.name + "-wal"), db.with_name(db.name + "-shm"), db]
 
 
-def check_cache(root: Path) -> str:
+def check_cache(root: Path, *, writer: bool = False) -> str:
     """The embedding cache opens and passes quick_check; IndexDamagedError otherwise.
-    A missing cache is fine (the next build makes one). The check is skipped when the cache
-    is as the last run that checked or wrote it left it (:func:`stamp_cache`), with no WAL
-    left behind: a killed run leaves another size or time, or a WAL."""
+    A missing cache is fine (the next build makes one). A ``writer`` (a build about to reuse
+    it) skips the quick_check when the cache is as the last run that checked or wrote it left
+    it (:func:`stamp_cache`), with no WAL left behind (a killed run leaves another size or
+    time, or a WAL), and records it as checked; ``drrag doctor`` always checks it whole."""
     path = root / CACHE
     if not path.exists():
         return f"{CACHE}: none yet"
     try:
         conn = sqlite3.connect(path, timeout=30)
         try:
-            if not _cache_as_left(root):
+            if not (writer and _cache_as_left(root)):
                 _quick_check(conn)
             rows = conn.execute("SELECT COUNT(*) FROM vectors").fetchone()[0]
         finally:
             conn.close()
     except sqlite3.Error as exc:
         raise layout.damaged(root, f"the embedding cache {CACHE} cannot be read ({_why(exc)})") from exc
-    stamp_cache(root)
+    if writer:
+        stamp_cache(root)
     return f"{CACHE}: {rows} vectors"
 
 

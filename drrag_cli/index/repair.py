@@ -73,7 +73,7 @@ def reuse_cache(root: Path, live: health.Live, model_id: str, dim: int, aside: S
     aside; the vectors of a whole live generation go into the new one, the rest are
     computed again. Returns the repair's line, if there was one."""
     try:
-        health.check_cache(root)
+        health.check_cache(root, writer=True)
     except IndexDamagedError as err:
         folder = aside.move(*health.cache_files(root))
         kept = refill_cache(root, live, model_id, dim)
