@@ -257,10 +257,7 @@ def _build_locked(
         report.passages_embedded = _embed_missing(root, embedder, rows, settings, progress)
         backend = write_generation(settings, root, staging, embedder, rows, progress)  # Milvus: synced
         if backend is None:  # local: the BM25 and HNSW files of the generation
-            if base is not None:
-                _update_indexes(root, base, staging, embedder, (change.removed, rows), progress)
-            else:
-                _write_indexes(root, staging, embedder, rows, progress)
+            _write_indexes(root, staging, embedder, rows, progress, (base, change.removed) if base else None)
             check_generation(staging, counts["passages"], embedder.dim)
         health.stamp_cache(root)  # as this run leaves it: the next run need not check it whole
         manifest = {
@@ -520,42 +517,29 @@ def _applies_change(old_gen: Path, manifest: dict[str, Any] | None, settings: Se
     return local and (old_gen / "bm25" / "meta.json").is_file() and (old_gen / "dense.hnsw").is_file()
 
 
-def _update_indexes(root: Path, old_gen: Path, staging: Path, embedder: Embedder, change, progress) -> None:  # noqa: ANN001
-    """BM25 and HNSW of ``old_gen`` with ``change`` = (removed passage ids, new rows) applied."""
+def _write_indexes(root: Path, staging: Path, embedder: Embedder, rows, progress, change=None) -> None:  # noqa: ANN001
+    """BM25 and HNSW of the staging generation from every passage (``rows``); with ``change``
+    = (the previous generation, removed passage ids), the previous ones with those passages
+    deleted and ``rows`` (the new passages) added (:mod:`.delta`)."""
     import numpy as np
 
-    from drrag_cli.index.bm25 import update_bm25
-    from drrag_cli.index.dense import update_dense
-    from drrag_cli.index.vectors import VectorCache
-
-    removed, rows = change
-    progress.phase("writing indexes", None)
-    update_bm25(old_gen / "bm25", staging / "bm25", removed, rows)
-    cache = VectorCache(root / "vectors.sqlite", embedder.model_id, embedder.dim)
-    try:
-        vecs = cache.get_many([h for _id, _t, _x, h in rows]) if rows else np.zeros((0, embedder.dim), np.float32)
-    finally:
-        cache.close()
-    ids = np.array([r[0] for r in rows], dtype=np.int64)
-    update_dense(old_gen / "dense.hnsw", staging / "dense.hnsw", removed, ids, vecs, embedder.dim)
-
-
-def _write_indexes(root: Path, staging: Path, embedder: Embedder, rows, progress) -> None:  # noqa: ANN001
-    import numpy as np
-
-    from drrag_cli.index.bm25 import build_bm25
-    from drrag_cli.index.dense import build_dense
+    from drrag_cli.index.bm25 import build_bm25, update_bm25
+    from drrag_cli.index.dense import build_dense, update_dense
     from drrag_cli.index.vectors import VectorCache
 
     progress.phase("writing indexes", None)
-    build_bm25(staging / "bm25", rows)
     cache = VectorCache(root / "vectors.sqlite", embedder.model_id, embedder.dim)
     try:
         hashes = [h for _id, _t, _x, h in rows]
-        vecs = cache.get_many(hashes)
-        build_dense(staging / "dense.hnsw", np.array([r[0] for r in rows], dtype=np.int64), vecs)
+        vecs, ids = cache.get_many(hashes), np.array([r[0] for r in rows], dtype=np.int64)
+        if change is not None:
+            base, removed = change
+            update_bm25(base / "bm25", staging / "bm25", removed, rows)
+            update_dense(base / "dense.hnsw", staging / "dense.hnsw", removed, ids, vecs, embedder.dim)
+            return  # vectors of removed passages stay cached until a whole build prunes them
+        build_bm25(staging / "bm25", rows)
+        build_dense(staging / "dense.hnsw", ids, vecs)
         if hashes:  # an index left empty (a folder emptied, a drive not mounted) keeps its vectors for their return
             cache.prune(set(hashes))
     finally:
         cache.close()
-
