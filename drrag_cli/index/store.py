@@ -65,6 +65,9 @@ CREATE TABLE IF NOT EXISTS files (
 );
 """
 
+# what the link finder reads of a passage: (passage id, document id, source, text)
+_LINK_ROWS = "SELECT p.id, p.document_id, d.source, p.text FROM passages p JOIN documents d ON d.id = p.document_id"
+
 _PASSAGE_COLUMNS = (
     "p.id, d.source, p.title, p.text, p.ordinal, p.char_start, p.char_end, "
     "p.line_start, p.line_end, p.page"
@@ -148,9 +151,18 @@ class PassageStore:
     def _rows(self, sql: str, ids: Sequence[int]) -> Iterator[tuple]:
         """The rows of ``sql`` (its ``IN ({})`` filled with ``ids``), 500 ids a query: SQLite
         caps the parameters of one statement."""
+        for cursor in self._chunked(sql, ids):
+            yield from cursor
+
+    def _run(self, sql: str, ids: Sequence[int]) -> None:
+        """``sql`` (a write, its ``IN ({})`` filled with ``ids``), 500 ids a statement."""
+        for _cursor in self._chunked(sql, ids):
+            pass
+
+    def _chunked(self, sql: str, ids: Sequence[int]) -> Iterator[sqlite3.Cursor]:
         for start in range(0, len(ids), 500):
             chunk = list(ids[start : start + 500])
-            yield from self.conn.execute(sql.format(",".join("?" * len(chunk))), chunk)
+            yield self.conn.execute(sql.format(",".join("?" * len(chunk))), chunk)
 
     def document_passages(self, doc_ids: Sequence[int]) -> dict[int, list[int]]:
         """Document id → its passage ids, in order."""
@@ -214,10 +226,7 @@ class PassageStore:
         the old ones: a new note can be mentioned by old ones. Returns the number of links."""
         from drrag_cli.index.links import find_links
 
-        rows = self.conn.execute(
-            "SELECT p.id, p.document_id, d.source, p.text FROM passages p JOIN documents d ON d.id = p.document_id"
-        )
-        links = find_links(self._doc_refs(), rows.fetchall())
+        links = find_links(self._doc_refs(), self.conn.execute(_LINK_ROWS).fetchall())
         self.conn.execute("DELETE FROM links")
         self.conn.executemany("INSERT INTO links(passage_id, document_id, kind) VALUES (?,?,?)", links)
         return len(links)
@@ -231,14 +240,8 @@ class PassageStore:
     def documents_of(self, files: Sequence[str]) -> dict[int, tuple[str, str, tuple[str, ...]]]:
         """Document id → (source, title, aliases) for the documents of ``files``: what the
         link finder knows a document by."""
-        out: dict[int, tuple[str, str, tuple[str, ...]]] = {}
-        for doc_id, source, title in self._rows("SELECT id, source, title FROM documents WHERE file IN ({})", files):
-            out[doc_id] = (source, title, ())
-        sql = "SELECT document_id, alias FROM aliases WHERE document_id IN ({}) ORDER BY rowid"
-        for doc_id, alias in self._rows(sql, list(out)):
-            source, title, aliases = out[doc_id]
-            out[doc_id] = (source, title, (*aliases, alias))
-        return out
+        ids = [doc_id for (doc_id,) in self._rows("SELECT id FROM documents WHERE file IN ({})", list(files))]
+        return {ref.document_id: (ref.source, ref.title, ref.aliases) for ref in self._doc_refs(ids)}
 
     def park_links(self, passages: Sequence[int], documents: Sequence[int]) -> None:
         """Drop the links of ``passages`` (about to be removed) and park those to ``documents``
@@ -263,8 +266,7 @@ class PassageStore:
         from drrag_cli.index.links import find_links, text_keys
 
         self._run("DELETE FROM links WHERE passage_id IN ({})", passages)
-        sql = "SELECT p.id, p.document_id, d.source, p.text FROM passages p JOIN documents d ON d.id = p.document_id"
-        rows = list(self._rows(sql + " WHERE p.id IN ({}) ORDER BY p.id", sorted(passages)))
+        rows = list(self._rows(_LINK_ROWS + " WHERE p.id IN ({}) ORDER BY p.id", sorted(passages)))
         if rows:
             self._keys_for_every_document()
             keys = sorted(set().union(*(text_keys(text) for *_, text in rows)))
@@ -289,11 +291,6 @@ class PassageStore:
     def rows(self, ids: Sequence[int]) -> list[tuple[int, str, str, str]]:
         """(id, title, text, content_hash) of the passages ``ids``, in id order."""
         return sorted(self._rows("SELECT id, title, text, content_hash FROM passages WHERE id IN ({})", list(ids)))
-
-    def _run(self, sql: str, ids: Sequence[int]) -> None:
-        for start in range(0, len(ids), 500):
-            chunk = list(ids[start : start + 500])
-            self.conn.execute(sql.format(",".join("?" * len(chunk))), chunk)
 
     def _doc_refs(self, ids: Sequence[int] | None = None) -> list[DocRef]:
         """Every document (or those ``ids``) as the link finder sees it."""
