@@ -13,6 +13,7 @@ import os
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 from drrag_cli.errors import InputError
@@ -37,33 +38,35 @@ class WalkResult:
 
 def is_excluded(rel_parts: tuple[str, ...], patterns: Iterable[str]) -> bool:
     """A pattern without '/' matches any one path component; with '/' the relative path."""
-    rel = "/".join(rel_parts)
-    for pattern in patterns:
-        if "/" in pattern:
-            if fnmatch.fnmatch(rel, pattern):
-                return True
-        elif any(fnmatch.fnmatch(part, pattern) for part in rel_parts):
-            return True
-    return False
+    return _excluder(tuple(patterns)).matches(rel_parts, rel_parts)
 
 
 class Excluder:
-    """:func:`is_excluded`'s globs compiled once, for a walk that checks every name it meets:
-    ``last`` looks at the last part's name only, as the folders above it were checked when
-    the walk entered them (at 100k files, matching every part took 2.6 s a run)."""
+    """The exclude globs compiled once (fnmatch's rules): a walk checks every name it meets,
+    and with :meth:`last` only the last part's name, as the folders above it were checked
+    when the walk entered them (at 100k files, matching every part took 2.6 s a run)."""
 
     def __init__(self, patterns: Iterable[str]) -> None:
-        patterns = list(patterns)
+        patterns = [os.path.normcase(p) for p in patterns]
         names = [f"(?:{fnmatch.translate(p)})" for p in patterns if "/" not in p]
         self._name = re.compile("|".join(names)) if names else None
         self._paths = [re.compile(fnmatch.translate(p)) for p in patterns if "/" in p]
 
     def last(self, rel_parts: tuple[str, ...]) -> bool:
         """Whether the entry at ``rel_parts`` is excluded, its parents known not to be."""
-        if self._name is not None and self._name.match(os.path.normcase(rel_parts[-1])):
+        return self.matches(rel_parts[-1:], rel_parts)
+
+    def matches(self, names: tuple[str, ...], rel_parts: tuple[str, ...]) -> bool:
+        """A name glob matches one of ``names``, or a path glob the path ``rel_parts``."""
+        if self._name is not None and any(self._name.match(os.path.normcase(name)) for name in names):
             return True
         rel = os.path.normcase("/".join(rel_parts))
         return any(path.match(rel) for path in self._paths)
+
+
+@lru_cache(maxsize=16)
+def _excluder(patterns: tuple[str, ...]) -> Excluder:
+    return Excluder(patterns)
 
 
 IGNORE_FILE = ".drragignore"
@@ -120,7 +123,7 @@ def _walk_folder(root: Path, excluded: Excluder, result: WalkResult, seen: set[s
             if excluded.last((*rel, name)):
                 continue
             if plain:  # a plain file in a resolved folder is its own real path: no resolve() per file
-                _plain(os.path.join(real_here, name), result, seen)
+                _take(os.path.join(real_here, name), result, seen)
             else:
                 _consider(here / name, result, seen)
         folders = sorted((name for name, is_dir, _ in listed if is_dir), reverse=True)
@@ -142,16 +145,17 @@ def _plain_file(entry: os.DirEntry) -> bool:
         return False
 
 
-def _plain(real: str, result: WalkResult, seen: set[str]) -> None:
-    """:func:`_consider` for a regular file at the resolved path ``real``, in strings until
-    it is taken (at 100k files, two Paths a file were most of a walk)."""
+def _take(real: str, result: WalkResult, seen: set[str], shown: str = "") -> None:
+    """Add the regular file at the resolved path ``real`` unless its type or name is skipped
+    (``shown``: the path the skip names, ``real`` by default), in strings until it is taken
+    (at 100k files, two Paths a file were most of a walk)."""
     if os.path.splitext(real)[1].lower() not in TEXT_EXTENSIONS:
-        result.skipped[real] = "unsupported file type"
+        result.skipped[shown or real] = "unsupported file type"
         return
     try:
         real.encode("utf-8")
-    except UnicodeEncodeError:
-        result.skipped[real] = "file name is not valid UTF-8 (rename it, e.g. with convmv, to index it)"
+    except UnicodeEncodeError:  # the OS gave bytes that are not UTF-8: citations could not name it
+        result.skipped[shown or real] = "file name is not valid UTF-8 (rename it, e.g. with convmv, to index it)"
         return
     if real not in seen:
         seen.add(real)
@@ -170,15 +174,4 @@ def _consider(path: Path, result: WalkResult, seen: set[str]) -> None:
         if isinstance(exc, OSError) and exc.errno not in (errno.ENOENT, errno.ENOTDIR, errno.ELOOP):
             result.unreadable[str(path)] = Path(os.path.realpath(path))  # there, but not to us
         return
-    if real.suffix.lower() not in TEXT_EXTENSIONS:
-        result.skipped[str(path)] = "unsupported file type"
-        return
-    try:
-        str(real).encode("utf-8")
-    except UnicodeEncodeError:  # the OS gave bytes that are not UTF-8: citations could not name it
-        result.skipped[str(path)] = "file name is not valid UTF-8 (rename it, e.g. with convmv, to index it)"
-        return
-    if str(real) in seen:
-        return
-    seen.add(str(real))
-    result.files.append(real)
+    _take(str(real), result, seen, str(path))
