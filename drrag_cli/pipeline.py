@@ -350,7 +350,8 @@ class Pipeline:
         question = checked_question(question, self.settings, self.count_tokens)
         plan = self.plan(strategy)
         t0 = time.perf_counter()
-        with preloading(self.generator):  # the model loads while we retrieve
+        certain = not self.settings.answer.reader_names  # no reader may answer first
+        with preloading(self.generator, certain=certain):  # the model gets ready while we retrieve
             retrieval = self._retrieve(question, plan, self.params(k), dslr_threshold, on_token)
         held: list[Any] = []
         cleared: frozenset[tuple[str, str]] = frozenset()
@@ -388,4 +389,5 @@ class Pipeline:
             "generate_s": answer.generate_s,
             "total_s": time.perf_counter() - t0,
         }
-        return AskResult(question, retrieval, answer, timings, tokens_fed=self.tokens(answer.passages))
+        fed = self.tokens(answer.passages) if answer.llm_calls else 0  # a reader's answer feeds the model nothing
+        return AskResult(question, retrieval, answer, timings, tokens_fed=fed)

@@ -19,7 +19,7 @@ class AskResult:
     retrieval: RetrievalResult
     answer: Answer | None
     timings: dict[str, float] = field(default_factory=dict)
-    tokens_fed: int = 0  # LLM tokens of the passage texts the answer prompt holds
+    tokens_fed: int = 0  # LLM tokens of the passage texts the answer prompt holds (0: a reader answered)
 
     @property
     def note(self) -> Any:  # retrieve.note.loop.NoteResult, when the strategy was note

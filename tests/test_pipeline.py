@@ -336,6 +336,31 @@ def test_a_reader_that_follows_the_bridge_answers_before_a_rewrite(tmp_path: Pat
         assert (result.answer.text, result.answer.reader, result.llm_calls) == (expected, "verify", 0), question
 
 
+def test_a_reader_s_answer_loads_no_model_and_is_not_bound_by_its_context(tmp_path: Path) -> None:
+    """Readers read the passages before any prompt is fitted: an answer found in code
+    loads no model (a cold `ask` pays neither its load nor its memory), feeds it no
+    tokens, and stands even where ``llm.n_ctx`` leaves the model no room for a passage."""
+    from drrag_cli.errors import ModelError
+
+    corpus = tmp_path / "films"
+    corpus.mkdir()
+    (corpus / "harbour.md").write_text(
+        "# Harbour Lights (film)\n\nHarbour Lights is a 1994 Norwegian drama film directed by Maren Solberg.\n"
+    )
+    (corpus / "maren.md").write_text(
+        "# Maren Solberg\n\nMaren Solberg (born 12 March 1951 in Tromsø) is a Norwegian film director.\n"
+    )
+    settings = Settings().replace({"index.path": str(tmp_path / "ix"), "llm.n_ctx": 160})
+    Index.build([corpus], settings)
+    pipeline = Pipeline(settings)
+    result = pipeline.ask("Where was the director of film Harbour Lights born?")
+    assert (result.answer.text, result.llm_calls, result.tokens_fed) == ("Tromsø", 0, 0)
+    assert result.answer.trimmed == [] and len(result.answer.passages) == 2
+    assert pipeline.generator._model is None
+    with pytest.raises(ModelError, match="n_ctx 160 is too small"):
+        pipeline.ask("What kind of film is Harbour Lights?")  # the model's turn: no passage fits
+
+
 def test_a_grandparent_is_read_through_the_parent_s_note(tmp_path: Path) -> None:
     """"Who is the paternal grandfather of X?" is X's father's father: the kin reader walks from
     X's note to the father's note it names and reads his father there, with no model call; asked

@@ -227,14 +227,16 @@ def generate_answer(
     suspicious = suspicions([p for p in passages if (p.title, p.text) not in cleared]) if guard else []
     flagged = frozenset(id(s.passage) for s in suspicious)
     shown = [p for p in passages if id(p) not in flagged] or list(passages)
+    start = time.perf_counter()
+    docs = _docs(shown, flagged)  # readers read every shown passage: n_ctx bounds the model only
+    if reading := _read(_asked(question, docs, style), docs, readers):
+        found = (reading, time.perf_counter() - start)
+        return _streamed(_decided(question, shown, [], suspicious, found, rewritten_from), on_token)
     keep, docs, prompt, tokens = _fit(llm, question, shown, llm.n_ctx - max_tokens, style, flagged)
     trimmed = list(reversed(shown[keep:]))  # lowest-ranked first
     stream = None if suspicious else on_token  # with a hostile passage around, show the checked answer
-    start = time.perf_counter()
     asked = _asked(question, docs, style)
-    if reading := _read(asked, docs, readers):
-        found = (reading, time.perf_counter() - start)
-        return _streamed(_decided(question, list(shown[:keep]), trimmed, suspicious, found, rewritten_from), on_token)
+    start = time.perf_counter()
     fed = [f"{title} {text}" for title, text in docs]
     allowed = asked.options or (typed_options(f"{question} {rewritten_from}", fed) if style.constrain else ())
     prior = _prior(asked.options, no_bias)

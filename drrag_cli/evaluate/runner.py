@@ -52,7 +52,8 @@ def _run(pipeline: Pipeline, question: str, plan: Plan, k: int, with_llm: bool, 
         asked = pipeline.ask(question, plan, k=k, dslr_threshold=dslr_threshold)
         timings = {key: round(v, 4) for key, v in asked.timings.items()}
         answer = asked.answer if with_llm else None  # the note's answer is not scored in a retrieval-only run
-        return asked.retrieval, answer, asked.answer.passages, timings, asked.tokens_fed, asked.llm_calls
+        fed = asked.answer.passages  # tokens_fed as the papers count it: the answer's passages, read by model or code
+        return asked.retrieval, answer, fed, timings, pipeline.tokens(fed), asked.llm_calls
     retrieval = pipeline.retrieve(question, plan, k=k, dslr_threshold=dslr_threshold)
     timings = {
         **{t: round(v, 4) for t, v in retrieval.timings.items()},

@@ -210,6 +210,23 @@ def test_a_cold_cache_assembles_once_when_two_threads_ask(
     assert [p.name for p in paths[0].parent.iterdir() if p.name.endswith(".tmp")] == []
 
 
+def test_a_preload_loads_the_model_only_when_it_is_certain_to_answer(gguf: Path) -> None:
+    """Unless the model is certain to answer, the preload thread only finds the file and
+    has the OS read it ahead: an answer a reader finds pays no load and no model memory."""
+    from drrag_cli.llm.llm import preloading
+
+    ahead = LocalLLM(LLMSettings(model_path=str(gguf), n_ctx=256))
+    with preloading(ahead):
+        pass
+    ahead.preload(load=False).join()
+    assert ahead._model is None
+    loaded = LocalLLM(LLMSettings(model_path=str(gguf), n_ctx=320))  # its own cache key: a load of its own
+    with preloading(loaded, certain=True):
+        pass
+    loaded.preload(load=True).join()
+    assert loaded._model is not None
+
+
 def test_a_free_answer_is_copied_from_the_sources(llm: LocalLLM) -> None:
     """Free, Gemma writes an amount no source holds; held to the fed text it may only copy
     the quote's words, and as its own choice left them, the answer stays unsupported."""
