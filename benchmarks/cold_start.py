@@ -3,9 +3,10 @@
 Measures, as whole processes on this machine, for ``embedding.runtime: auto`` (queries on the
 verified ONNX export) and ``embedding.runtime: torch`` (today's sentence-transformers path):
   1. cold `drrag ask` on the sample corpus, embedded defaults: median of 7 wall times, each
-     run a different QUESTIONS.md question (the same question again would find its whole
-     prompt in the stored KV state, see drrag_cli/llm/kv_cache.py); once more with
-     the stored state deleted before every run (a first ask after install);
+     run a different QUESTIONS.md question; then the questions a reader answers and those
+     the model answers apart (a reader's answer loads no model); the model's once more with
+     the stored prompt state deleted before every run (a first ask after install, see
+     drrag_cli/llm/kv_cache.py);
   2. cold `drrag search --mode hybrid`: median of 7;
   3. peak RSS of each cold command (``/usr/bin/time -v``, "Maximum resident set size");
   4. warm in-process hybrid search p50/p95 over the sample questions (query embedding + BM25 +
@@ -97,6 +98,16 @@ print(json.dumps({{"p50_ms": round(statistics.median(ts), 2), "p95_ms": round(ts
     return result
 
 
+def split_by_answerer(asks: list[list[str]], cwd: Path) -> tuple[list[list[str]], list[list[str]]]:
+    """The asks a reader answers (no model call) and those the model answers, from one
+    ``--json`` run of each."""
+    readers, model = [], []
+    for cmd in asks:
+        done = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, env=ENV, check=True)
+        (model if json.loads(done.stdout)["llm_calls"] else readers).append(cmd)
+    return readers, model
+
+
 def drop_kv_state() -> None:
     """Delete the stored prompt KV state, as before the first ask after install."""
     from drrag_cli.config import user_cache_dir
@@ -128,9 +139,12 @@ def main() -> None:
         config.write_text(f"embedding:\n  runtime: {name}\nindex:\n  path: {index}\n{llm}", encoding="utf-8")
         base = ("--config", str(config), "--json")
         asks = [drrag("ask", q, *base) for q in questions]
+        by_reader, by_model = split_by_answerer(asks, out)
         results[runtime] = {
             "ask": cold(asks, out, args.runs),
-            "ask_no_kv_state": cold(asks, out, args.runs, before=drop_kv_state),
+            "ask_reader": cold(by_reader, out, args.runs),
+            "ask_model": cold(by_model, out, args.runs),
+            "ask_no_kv_state": cold(by_model, out, args.runs, before=drop_kv_state),
             "search_hybrid": cold([drrag("search", QUESTION, "--mode", "hybrid", *base)], out, args.runs),
             "warm_hybrid": warm(config, index, name),
         }
@@ -138,7 +152,9 @@ def main() -> None:
     names = list(results)
     print("| measure | " + " | ".join(names) + " |\n|---|" + "---|" * len(names))
     rows = (("cold `drrag ask` (a different question each run), median", "ask"),
-            ("cold `drrag ask` with no stored KV state (first ask after install), median", "ask_no_kv_state"),
+            ("the same, questions a reader answers (no model call), median", "ask_reader"),
+            ("the same, questions the model answers, median", "ask_model"),
+            ("the model's, with no stored KV state (first ask after install), median", "ask_no_kv_state"),
             ("cold `drrag search --mode hybrid`, median", "search_hybrid"))
     for name, key in rows:
         print(f"| {name} of {args.runs} | " + " | ".join(f"{results[n][key]['median_s']:.2f} s" for n in names) + " |")

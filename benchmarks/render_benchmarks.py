@@ -195,7 +195,9 @@ def cold_rows(cold: dict[str, Any] | None) -> list[list[str]]:
         return [["cold `drrag ask` / `search`, sample corpus", NOT_RUN, command]]
     out = []
     for key, label in (("ask", "cold `drrag ask`, sample corpus, median (s) / peak RSS (MB)"),
-                       ("ask_no_kv_state", "the same, first ask after install (no stored prompt state)"),
+                       ("ask_reader", "the same, questions a reader answers (no model call)"),
+                       ("ask_model", "the same, questions the model answers"),
+                       ("ask_no_kv_state", "the model's, first ask after install (no stored prompt state)"),
                        ("search_hybrid", "cold `drrag search` (hybrid), median (s) / peak RSS (MB)")):  # fmt: skip
         part = auto.get(key) or {}
         wall, rss = part.get("median_s"), part.get("peak_rss_mb")

@@ -227,10 +227,7 @@ def generate_answer(
     suspicious = suspicions([p for p in passages if (p.title, p.text) not in cleared]) if guard else []
     flagged = frozenset(id(s.passage) for s in suspicious)
     shown = [p for p in passages if id(p) not in flagged] or list(passages)
-    start = time.perf_counter()
-    docs = _docs(shown, flagged)  # readers read every shown passage: n_ctx bounds the model only
-    if reading := _read(_asked(question, docs, style), docs, readers):
-        found = (reading, time.perf_counter() - start)
+    if found := _read_all(question, shown, flagged, style, readers):
         return _streamed(_decided(question, shown, [], suspicious, found, rewritten_from), on_token)
     keep, docs, prompt, tokens = _fit(llm, question, shown, llm.n_ctx - max_tokens, style, flagged)
     trimmed = list(reversed(shown[keep:]))  # lowest-ranked first
@@ -269,6 +266,18 @@ def read_in_code(question: str, passages: Sequence[Passage], readers: Sequence[s
     person the film's page names."""
     docs = _docs(passages)
     return _read(_asked(question, docs, DEFAULT_STYLE), docs, readers)
+
+
+def _read_all(
+    question: str, shown: list[Passage], flagged: frozenset[int], style: PromptStyle, readers: Sequence[str] | None
+) -> tuple[Reading, float] | None:
+    """(what the first of ``readers`` reads in every shown passage, the seconds it took), or
+    None. Readers run before a prompt is fitted: n_ctx bounds the model only, and an answer
+    found in code needs no tokenizer, so no model is loaded for it."""
+    start = time.perf_counter()
+    docs = _docs(shown, flagged)
+    reading = _read(_asked(question, docs, style), docs, readers)
+    return (reading, time.perf_counter() - start) if reading else None
 
 
 def _read(asked: Question, docs: list[tuple[str, str]], readers: Sequence[str] | None) -> Reading | None:
