@@ -36,8 +36,14 @@ def model_info(settings: Settings) -> dict[str, Any]:
     except Exception as exc:  # noqa: BLE001 - reported, not raised
         info["embedding"] = {"setting": settings.embedding.model, "error": str(exc)}
     if settings.llm.model_path:
-        gguf = Path(settings.llm.model_path).expanduser()
-        info["llm"] = {"path": str(gguf), "embedded": False, "exists": gguf.is_file()}
+        from drrag_cli.llm.llm import resolve_model_path
+
+        try:
+            gguf = resolve_model_path(settings.llm.model_path)  # "best", a path, or another tool's model
+            info["llm"] = {"setting": settings.llm.model_path, "path": str(gguf) if gguf else None,
+                           "embedded": gguf is None, "exists": gguf is None or gguf.is_file()}  # fmt: skip
+        except Exception as exc:  # noqa: BLE001 - reported, not raised
+            info["llm"] = {"setting": settings.llm.model_path, "error": str(exc)}
     else:
         info["llm"] = {
             "embedded": True,

@@ -390,4 +390,5 @@ class Pipeline:
             "total_s": time.perf_counter() - t0,
         }
         fed = self.tokens(answer.passages) if answer.llm_calls else 0  # a reader's answer feeds the model nothing
-        return AskResult(question, retrieval, answer, timings, tokens_fed=fed)
+        model = str(getattr(self.generator, "model_path", "") or "") if answer.llm_calls else ""
+        return AskResult(question, retrieval, answer, timings, tokens_fed=fed, model=model or None)

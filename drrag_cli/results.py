@@ -20,6 +20,7 @@ class AskResult:
     answer: Answer | None
     timings: dict[str, float] = field(default_factory=dict)
     tokens_fed: int = 0  # LLM tokens of the passage texts the answer prompt holds (0: a reader answered)
+    model: str | None = None  # the GGUF file that answered; None when no model call was made
 
     @property
     def note(self) -> Any:  # retrieve.note.loop.NoteResult, when the strategy was note
@@ -68,6 +69,7 @@ class AskResult:
             "documents": self.documents(),
             "llm_calls": self.llm_calls,
             "tokens_fed": self.tokens_fed,
+            **({"model": self.model} if self.model else {}),
             "timings": {k: round(v, 4) for k, v in self.timings.items()},
         }
         if self.answer and self.answer.trimmed:

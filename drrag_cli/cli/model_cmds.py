@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
+from rich.markup import escape
 
 from drrag_cli.cli.common import (
     ConfigOpt,
@@ -16,6 +17,9 @@ from drrag_cli.cli.common import (
     stderr_console,
     stdout_console,
 )
+
+if TYPE_CHECKING:
+    from drrag_cli.llm.found import FoundModel
 
 MODELS_EXAMPLES = (
     "Examples: drrag models --json  |  drrag models list  |  drrag models install qwen2.5-coder-1.5b"
@@ -127,14 +131,18 @@ def doctor(index: IndexOpt = None, config: ConfigOpt = None, json_out: JsonOpt =
 
 
 def models_list(json_out: JsonOpt = False) -> None:
-    """The GGUFs drrag can install, and which are installed (strongest first)."""
+    """The GGUFs drrag can install (strongest first), and those Ollama, LM Studio and the
+    Hugging Face cache already keep on this machine (use one: --model ollama:NAME)."""
     from drrag_cli.llm.embedded import SUFFIX
+    from drrag_cli.llm.found import discover
     from drrag_cli.models import EMBEDDED, catalogue, models_dir
 
     rows = catalogue()
     copies = sorted(models_dir().glob(f"*{SUFFIX}"))  # llm.f16_layers (llm/embedded.py)
+    found = discover()
     if json_out:
-        print_json({"models": rows, "embedded": EMBEDDED, "embedded_f16_copy": [str(p) for p in copies]})
+        print_json({"models": rows, "embedded": EMBEDDED, "embedded_f16_copy": [str(p) for p in copies],
+                    "found": [m.to_json() for m in found.models], "skipped": found.skipped})  # fmt: skip
         return
     console = stdout_console()
     for row in rows:
@@ -145,7 +153,28 @@ def models_list(json_out: JsonOpt = False) -> None:
     for copy in copies:
         size = copy.stat().st_size / 1e6
         console.print(f"    its copy with f16 layers (llm.f16_layers): {copy}, {size:.0f} MB", highlight=False)
-    console.print("Use one: `drrag models install NAME`, then `llm.model_path: best` in drrag.yaml.", highlight=False)
+    plain = {"highlight": False, "emoji": False, "soft_wrap": True}  # "ollama:ghost:1b" is no emoji code
+    for model in found.models:
+        console.print(f"[bold]{escape(model.ref)}[/bold]  found  {_about(model)}", **plain)
+        console.print(f"    {escape(str(model.path))}", **plain)
+    for line in found.skipped:
+        console.print(f"[dim]skipped {escape(line)}[/dim]", **plain)
+    console.print(
+        "Use one: `drrag models install NAME`, then `llm.model_path: best` in drrag.yaml; or a found one by its "
+        "name: --model ollama:NAME (or llm.model_path: ollama:NAME).",
+        highlight=False,
+    )
+
+
+def _about(model: FoundModel) -> str:
+    """Size, quantisation, parameters and chat template of a found model, in a few words."""
+    head = model.header
+    size = f"{model.path.stat().st_size / 1e9:.1f} GB"
+    if head is None:
+        return size
+    params = head.size_label or f"{head.parameters / 1e9:.1f}B"
+    chat = "chat template" if head.chat_template else "no chat template"
+    return f"{size}, {head.architecture} {params}, {head.quantisation or 'unknown quantisation'}, {chat}"
 
 
 def models_install(

@@ -20,6 +20,7 @@ import drrag_cli.llm.kv_cache as kv_cache
 from drrag_cli.config import LLMSettings
 from drrag_cli.errors import ModelError
 from drrag_cli.llm.embedded import FIX_HINT, default_model_path
+from drrag_cli.llm.found import SOURCES as FOUND_SOURCES
 from drrag_cli.llm.perf import CallStats, amx_cpu, cores, plain_cpu_buffers, quiet_llama, threads_now
 from drrag_cli.llm.sampling import Avoid, SpanOnly, end_tokens, sampling_kwargs
 from drrag_cli.text.fence import DOCS_OPEN
@@ -50,15 +51,22 @@ def _check_gguf(path: Path) -> None:
 
 def resolve_model_path(setting: str) -> Path | None:
     """``llm.model_path``: "" = the embedded model (None), "best" = the strongest installed
-    catalogue model (:func:`drrag_cli.models.best_model_path`, else the embedded one), or a
-    path to any local .gguf."""
+    catalogue model (:func:`drrag_cli.models.best_model_path`, else the embedded one), a
+    path to any local .gguf, or a model Ollama, LM Studio or the Hugging Face cache keeps
+    ("ollama:llama3.2:3b", "hf:org/name", or a name unique among them: :mod:`.found`)."""
     if not setting:
         return None
     if setting == BEST:
         from drrag_cli.models import best_model_path
 
         return best_model_path()
-    return Path(setting).expanduser()
+    path = Path(setting).expanduser()
+    source = setting.partition(":")[0]
+    if source in FOUND_SOURCES and ":" in setting or not (path.exists() or setting.lower().endswith(".gguf")):
+        from drrag_cli.llm.found import resolve
+
+        return resolve(setting)  # "SOURCE:NAME", or a name that is no file here
+    return path
 
 
 def _load(path: Path, n_ctx: int, threads: int) -> Any:
