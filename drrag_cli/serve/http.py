@@ -5,8 +5,11 @@
                   with "stream": true, server-sent events: `token` events ({"text": ...})
                   as the answer is generated, then one `answer` event (the document) or
                   one `error` event ({"error": ...})
+    POST /document {source, lines?}            -> an indexed document (or those lines of it)
     GET  /status  -> `drrag status --json` + generation, uptime, requests, LLM queue
     GET  /health  -> {"status": "ok"} (no work, for probes)
+    GET  /        -> a page to ask from a browser (serve/page.html: one file, nothing from
+                  the network); it holds no data, so it needs no token; what it calls does
 
 Starlette (not FastAPI): it is already installed as a dependency of the MCP SDK, and four
 hand-validated routes need no dependency-injection or schema layer. Every error is one
@@ -41,6 +44,8 @@ if TYPE_CHECKING:
     from drrag_cli.serve.service import Service
 
 log = logging.getLogger("drrag.serve")
+# the page runs its own inline script and style and talks to this server only
+CSP = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'"
 
 SEARCH_THREADS = 8  # searches in flight at once (2-core machines gain nothing from more)
 ASK_THREADS = 64  # asks in flight: most of them wait in the LLM queue
@@ -48,8 +53,10 @@ ASK_THREADS = 64  # asks in flight: most of them wait in the LLM queue
 FIELDS: dict[str, dict[str, type]] = {
     "/search": {"query": str, "k": int, "mode": str, "strategy": str},
     "/ask": {"question": str, "strategy": str, "k": int, "stream": bool},
+    "/document": {"source": str, "lines": list},
 }
-REQUIRED = {"/search": "query", "/ask": "question"}
+REQUIRED = {"/search": "query", "/ask": "question", "/document": "source"}
+PAGE = "page.html"  # GET /, beside this module (package data)
 
 
 class HTTPProblem(Exception):
@@ -145,7 +152,7 @@ def checked_fields(path: str, data: Any) -> dict[str, Any]:
 
 
 def _type_name(t: type) -> str:
-    return {str: "a string", int: "an integer", bool: "true or false"}[t]
+    return {str: "a string", int: "an integer", bool: "true or false", list: "an array"}[t]
 
 
 def _json_type(value: Any) -> str:
@@ -190,6 +197,25 @@ def build_app(service: Service, token: str | None = None, max_body_bytes: int = 
         body = await read_body(request, max_body_bytes)
         return AskResponse(service, body, ask_threads)
 
+    async def document(request: Request) -> Response:
+        body = await read_body(request, max_body_bytes)
+        lines = body.get("lines")
+        if lines is not None and (len(lines) != 2 or not all(type(n) is int for n in lines)):
+            raise HTTPProblem(400, f"field 'lines' of /document must be [first, last], two integers (got {lines})")
+        doc = await anyio.to_thread.run_sync(
+            contained(lambda: service.get_document(body["source"], tuple(lines) if lines else None)),
+            limiter=search_threads,
+        )
+        return json_response(doc)
+
+    async def page(request: Request) -> Response:
+        from importlib.resources import files
+
+        from starlette.responses import HTMLResponse
+
+        html = files("drrag_cli.serve").joinpath(PAGE).read_text(encoding="utf-8")
+        return HTMLResponse(html, headers={"Content-Security-Policy": CSP})
+
     async def status(request: Request) -> Response:
         return json_response(await anyio.to_thread.run_sync(contained(service.status), limiter=search_threads))
 
@@ -213,8 +239,10 @@ def build_app(service: Service, token: str | None = None, max_body_bytes: int = 
         routes=[
             Route("/search", guarded(search), methods=["POST"]),
             Route("/ask", guarded(ask), methods=["POST"]),
+            Route("/document", guarded(document), methods=["POST"]),
             Route("/status", guarded(status), methods=["GET"]),
             Route("/health", health, methods=["GET"]),
+            Route("/", guarded(page), methods=["GET"]),
         ],
         exception_handlers={404: problem, 405: problem},
     )
@@ -318,15 +346,16 @@ async def _no_receive() -> dict[str, Any]:  # a Response never reads here
 
 
 class BearerToken:
-    """ASGI wrapper: every HTTP request must carry ``Authorization: Bearer TOKEN``
-    (compared in constant time), else 401 and no data; the body is never read."""
+    """ASGI wrapper: every HTTP request but the page (``GET /``, which holds no data) must
+    carry ``Authorization: Bearer TOKEN`` (compared in constant time), else 401 and no
+    data; the body is never read. The page asks for the token when a call gets a 401."""
 
     def __init__(self, app: Any, token: str) -> None:
         self.app = app
         self.expected = b"Bearer " + token.encode("utf-8")
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        if scope["type"] == "http":
+        if scope["type"] == "http" and (scope.get("method"), scope.get("path")) != ("GET", "/"):  # the page: no data
             sent = dict(scope.get("headers") or []).get(b"authorization", b"")
             if not hmac.compare_digest(sent, self.expected):
                 response = error_response(
