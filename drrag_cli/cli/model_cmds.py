@@ -44,6 +44,9 @@ def register(app: typer.Typer) -> None:
     group.callback(invoke_without_command=True)(models)
     group.command("list", epilog="Example: drrag models list --json")(models_list)
     group.command("install", epilog="Example: drrag models install qwen2.5-coder-1.5b")(models_install)
+    group.command("recommend", epilog="Examples: drrag models recommend  |  drrag models recommend --budget 10 --json")(
+        models_recommend
+    )
     app.add_typer(group)
     app.command("doctor", epilog="Example: drrag doctor")(doctor)
 
@@ -196,3 +199,42 @@ def models_install(
     err.print(f"installed {name}: {path} (sha256 verified)", highlight=False)
     err.print("answer with it: set `llm:\n  model_path: best` in drrag.yaml, or pass --model PATH", highlight=False)
 
+
+
+def models_recommend(
+    budget: Annotated[
+        float, typer.Option("--budget", help="Seconds an answer may take on this machine.", min=0.1)
+    ] = 5.0,
+    questions: Annotated[
+        int, typer.Option("--questions", help="Probe questions each model answers (of 12).", min=1, max=12)
+    ] = 12,
+    json_out: JsonOpt = False,
+) -> None:
+    """Which model on this machine answers best within a time budget, measured here.
+
+    Each model (embedded, installed, found in Ollama / LM Studio / the HF cache) answers the
+    same two-document probe questions through the real answer prompt; the one with the most
+    right answers whose median time is within --budget is recommended (the fastest if none is).
+    """
+    from drrag_cli.evaluate.recommend import recommend
+
+    err = stderr_console()
+    report = recommend(budget, questions, say=None if json_out else (lambda m: err.print(f"[dim]{m}[/dim]")))
+    if json_out:
+        print_json(report)
+        return
+    console = stdout_console()
+    plain = {"highlight": False, "emoji": False, "soft_wrap": True}
+    for row in report["rows"]:
+        if "skipped" in row:
+            console.print(f"{escape(row['name'])}  not measured: {escape(row['skipped'])}", **plain)
+            continue
+        stopped = f" (stopped: {row['stopped']})" if row.get("stopped") else ""
+        console.print(f"{escape(row['name'])}  {row['right']}/{row['asked']} right, {row['median_s']} s an answer, "
+                      f"loads in {row['load_s']} s{stopped}", **plain)  # fmt: skip
+    if report["best"] is None:
+        console.print("no model could be measured", **plain)
+        return
+    within = "" if report["within_budget"] else f" (none answers within {budget:g} s: the fastest)"
+    setting = report["model_path"] or '""  (the default)'
+    console.print(f"recommended: {escape(report['best'])}{within}; llm.model_path: {escape(setting)}", **plain)

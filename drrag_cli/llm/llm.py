@@ -109,6 +109,11 @@ def _close_all() -> None:
             model.close()
 
 
+def unload_all() -> None:
+    """Free every loaded model (``drrag models recommend`` measures one model at a time)."""
+    _close_all()
+
+
 PRELOAD_THREAD = "drrag-llm-preload"
 
 
