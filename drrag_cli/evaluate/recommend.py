@@ -72,11 +72,11 @@ def measure(path: str, asked: list[dict[str, Any]], budget_s: float) -> dict[str
     from drrag_cli.answer.answer import generate_answer
     from drrag_cli.config import LLMSettings
     from drrag_cli.evaluate.metrics import accuracy
-    from drrag_cli.llm.llm import LocalLLM, unload_all
+    from drrag_cli.llm.llm import LocalLLM
     from drrag_cli.types import Passage
 
     start = time.perf_counter()
-    llm = LocalLLM(LLMSettings(model_path=path))
+    llm = LocalLLM(LLMSettings(model_path=path), shared=False)  # its own load, freed after
     llm.model  # noqa: B018 — loads
     row: dict[str, Any] = {"load_s": round(time.perf_counter() - start, 2), "right": 0, "asked": 0}
     seconds = []
@@ -93,7 +93,7 @@ def measure(path: str, asked: list[dict[str, Any]], budget_s: float) -> dict[str
                 row["stopped"] = f"each answer took over 3 x the {budget_s:g} s budget"
                 break
     finally:
-        unload_all()
+        llm.close()
     row["median_s"] = round(statistics.median(seconds), 2) if seconds else None
     return row
 

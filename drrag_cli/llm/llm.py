@@ -62,17 +62,18 @@ def resolve_model_path(setting: str) -> Path | None:
         return best_model_path()
     path = Path(setting).expanduser()
     source = setting.partition(":")[0]
-    if source in FOUND_SOURCES and ":" in setting or not (path.exists() or setting.lower().endswith(".gguf")):
+    if (source in FOUND_SOURCES and ":" in setting) or not (path.exists() or setting.lower().endswith(".gguf")):
         from drrag_cli.llm.found import resolve
 
         return resolve(setting)  # "SOURCE:NAME", or a name that is no file here
     return path
 
 
-def _load(path: Path, n_ctx: int, threads: int) -> Any:
+def _load(path: Path, n_ctx: int, threads: int, shared: bool = True) -> Any:
+    """The model, loaded once per process and key; ``shared`` False: a load of its own."""
     key = (str(path.resolve()), n_ctx, threads)
     with _LOCK:
-        if key in _CACHE:
+        if shared and key in _CACHE:
             return _CACHE[key]
         _check_gguf(path)
         from llama_cpp import Llama  # lazy: heavy native library
@@ -91,6 +92,8 @@ def _load(path: Path, n_ctx: int, threads: int) -> Any:
         model.drrag_kv_path = kv_cache.state_path(path, n_ctx, amx_cpu())
         model.drrag_kv_pending = True  # this process may still leave its state for the next
         model.drrag_prefix = kv_cache.restore(model, model.drrag_kv_path)  # stored: a fixed prefix
+        if not shared:
+            return model
         if not _CACHE:
             atexit.register(_close_all)
         _CACHE[key] = model
@@ -107,11 +110,6 @@ def _close_all() -> None:
     for model in models:
         with contextlib.suppress(Exception):
             model.close()
-
-
-def unload_all() -> None:
-    """Free every loaded model (``drrag models recommend`` measures one model at a time)."""
-    _close_all()
 
 
 PRELOAD_THREAD = "drrag-llm-preload"
@@ -141,8 +139,11 @@ def preloading(generator: object, *, certain: bool = False) -> Iterator[None]:
 class LocalLLM:
     """A llama.cpp model behind the small interface that :mod:`.answer` needs."""
 
-    def __init__(self, settings: LLMSettings | None = None) -> None:
+    def __init__(self, settings: LLMSettings | None = None, *, shared: bool = True) -> None:
+        """``shared``: the process's one load of this model (cached by path, n_ctx and
+        threads); False: a load of its own, freed by :meth:`close`."""
         self.settings = settings or LLMSettings()
+        self.shared = shared
         self.n_ctx = self.settings.n_ctx
         self.max_tokens = self.settings.max_tokens
         self._path = resolve_model_path(self.settings.model_path)
@@ -171,8 +172,15 @@ class LocalLLM:
     @property
     def model(self) -> Any:
         if self._model is None:
-            self._model = _load(self.model_path, self.n_ctx, self.settings.threads)
+            self._model = _load(self.model_path, self.n_ctx, self.settings.threads, self.shared)
         return self._model
+
+    def close(self) -> None:
+        """Free a model loaded not ``shared`` (``drrag models recommend`` measures one model
+        at a time); a shared one stays for the process's other users."""
+        model, self._model = self._model, None
+        if model is not None and not self.shared:
+            model.close()
 
     def preload(self, *, load: bool = True) -> threading.Thread:
         """Start getting the model ready on a thread, so a cold ``ask`` overlaps it with

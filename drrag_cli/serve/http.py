@@ -11,7 +11,7 @@
     GET  /        -> a page to ask from a browser (serve/page.html: one file, nothing from
                   the network); it holds no data, so it needs no token; what it calls does
 
-Starlette (not FastAPI): it is already installed as a dependency of the MCP SDK, and four
+Starlette (not FastAPI): it is already installed as a dependency of the MCP SDK, and a few
 hand-validated routes need no dependency-injection or schema layer. Every error is one
 JSON line ``{"error": "..."}``, the same text the CLI prints after ``drrag: error:``:
 400 for bad input (malformed JSON, a wrong or unknown field, what the CLI refuses), 401
@@ -199,28 +199,14 @@ def build_app(service: Service, token: str | None = None, max_body_bytes: int = 
 
     async def document(request: Request) -> Response:
         body = await read_body(request, max_body_bytes)
-        lines = body.get("lines")
-        if lines is not None and (len(lines) != 2 or not all(type(n) is int for n in lines)):
-            raise HTTPProblem(400, f"field 'lines' of /document must be [first, last], two integers (got {lines})")
+        lines = _lines(body.get("lines"))
         doc = await anyio.to_thread.run_sync(
-            contained(lambda: service.get_document(body["source"], tuple(lines) if lines else None)),
-            limiter=search_threads,
+            contained(lambda: service.get_document(body["source"], lines)), limiter=search_threads
         )
         return json_response(doc)
 
-    async def page(request: Request) -> Response:
-        from importlib.resources import files
-
-        from starlette.responses import HTMLResponse
-
-        html = files("drrag_cli.serve").joinpath(PAGE).read_text(encoding="utf-8")
-        return HTMLResponse(html, headers={"Content-Security-Policy": CSP})
-
     async def status(request: Request) -> Response:
         return json_response(await anyio.to_thread.run_sync(contained(service.status), limiter=search_threads))
-
-    async def health(request: Request) -> Response:
-        return json_response({"status": "ok"})
 
     def guarded(endpoint: Callable[[Request], Any]) -> Callable[[Request], Any]:
         """Every error becomes its one-line response here, in the route: an exception left
@@ -247,6 +233,26 @@ def build_app(service: Service, token: str | None = None, max_body_bytes: int = 
         exception_handlers={404: problem, 405: problem},
     )
     return BearerToken(app, token) if token else app
+
+
+async def health(request: Request) -> Response:
+    return json_response({"status": "ok"})
+
+
+async def page(request: Request) -> Response:
+    """The page (package data), allowed to run only its own script and to call this server."""
+    from importlib.resources import files
+
+    from starlette.responses import HTMLResponse
+
+    html = files("drrag_cli.serve").joinpath(PAGE).read_text(encoding="utf-8")
+    return HTMLResponse(html, headers={"Content-Security-Policy": CSP})
+
+
+def _lines(lines: list[Any] | None) -> tuple[int, int] | None:
+    if lines is not None and (len(lines) != 2 or not all(type(n) is int for n in lines)):
+        raise HTTPProblem(400, f"field 'lines' of /document must be [first, last], two integers (got {lines})")
+    return (lines[0], lines[1]) if lines else None
 
 
 class AskResponse:
