@@ -344,12 +344,12 @@ def test_a_reader_s_answer_loads_no_model_and_is_not_bound_by_its_context(tmp_pa
 
     corpus = tmp_path / "films"
     corpus.mkdir()
-    (corpus / "harbour.md").write_text(
-        "# Harbour Lights (film)\n\nHarbour Lights is a 1994 Norwegian drama film directed by Maren Solberg.\n"
-    )
-    (corpus / "maren.md").write_text(
-        "# Maren Solberg\n\nMaren Solberg (born 12 March 1951 in Tromsø) is a Norwegian film director.\n"
-    )
+    notes = {
+        "harbour.md": "# Harbour Lights (film)\n\nHarbour Lights is a 1994 Norwegian film directed by Maren Solberg.",
+        "maren.md": "# Maren Solberg\n\nMaren Solberg (born 12 March 1951 in Tromsø) is a Norwegian film director.",
+    }
+    for name, text in notes.items():
+        (corpus / name).write_text(text + "\n")
     settings = Settings().replace({"index.path": str(tmp_path / "ix"), "llm.n_ctx": 160})
     Index.build([corpus], settings)
     pipeline = Pipeline(settings)
