@@ -185,13 +185,18 @@ def _whole(doc: Document, chunk_words: int) -> tuple[int, int] | None:
     without spaCy (on dev500, where most paragraphs are short, the sentencizer was 8.4 s of
     the 11.8 s `drrag index` spent outside the embedder); None when the sentences must be
     found. Packing closes a passage only when it is full, at a page break or at a heading:
-    none can happen to a text with no pages, no "#" and no table whose words, counted as its
-    sentences will count them (at most one more per possible cut inside a run of
-    non-spaces), stay under the target. Its one passage then runs from its first to its last
-    non-space character, as the sentences' would; tests/ingest/test_chunking.py holds the
-    two paths equal."""
+    none can happen to a text with no pages, no "#" but one heading on its first line (a
+    note's "# Title": a heading closes only a passage already under way) and no table whose
+    words, counted as its sentences will count them (at most one more per possible cut inside
+    a run of non-spaces), stay under the target. Its one passage then runs from its first to
+    its last non-space character, as the sentences' would; tests/ingest/test_chunking.py
+    holds the two paths equal."""
     text = doc.text
-    if doc.page_starts or "#" in text or "|" in text:
+    first = len(text) - len(text.lstrip())
+    line = text.find("\n", first)
+    line = len(text) if line < 0 else line  # where the first line ends
+    heading = text[first:line].lstrip("#")
+    if doc.page_starts or "|" in text or "#" in text[line:] or "#" in heading:
         return None
     words = len(_WORD.findall(text))
     if not words or words + len(_CUT.findall(text)) >= chunk_words:

@@ -105,7 +105,11 @@ def test_only_a_row_over_a_separator_opens_a_table() -> None:
         "One. Two! Three?\n\nFour after a blank line.",
         "Tokyo。東京は日本の首都です。Osaka",
         "x" * 150,  # one run, two words
-        "# A heading\nshort text",  # headings go the sentences' way
+        "# A heading\nshort text",  # a first line's heading: one passage either way
+        "\n## Notes on Heron\n\nThe pilot started in May. It ran until June! Did it work? Yes.",
+        "# Heron #2\nshort text",  # a second "#" on the heading line: the sentences' way
+        "Intro line.\n# A heading later\nshort text",  # a heading below the first line: the sentences' way
+        "# Title\n\n" + "A sentence of ten words that the pilot wrote down here. " * 9,
         "| a | b |\n|---|---|\n| 1 | 2 |",  # tables too
         "",
         "\n \n",
