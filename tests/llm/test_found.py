@@ -70,14 +70,16 @@ def test_models_list_shows_the_found_models_and_the_skipped(cli, stores: dict[st
 
 
 def test_ask_answers_with_a_found_model_by_name(cli, stores: dict[str, Path], corpus: Path) -> None:  # noqa: ANN001
-    """The model answers (no reader may: answer.readers []), once, from the Ollama blob."""
+    """The model answers (no reader may: answer.readers []), once, from each store's file."""
     config = corpus.parent / "drrag.yaml"
     config.write_text(f"index:\n  path: {corpus.parent / 'ix'}\nanswer:\n  readers: []\n")
     assert cli("index", str(corpus), "--config", str(config), "--json")[0] == 0
-    code, out, err = cli("ask", "What is Osprey?", "--model", "ollama:tiny", "--config", str(config), "--json")
-    assert code == 0, err
-    result = json.loads(out)
-    assert result["llm_calls"] == 1 and result["model"] == str(stores["ollama"])
+    for ref, source in [("ollama:tiny", "ollama"), ("lmstudio:acme/tiny-GGUF", "lmstudio"),
+                        ("hf:acme/tiny-GGUF", "hf")]:  # fmt: skip
+        code, out, err = cli("ask", "What is Osprey?", "--model", ref, "--config", str(config), "--json")
+        assert code == 0, err
+        result = json.loads(out)
+        assert result["llm_calls"] == 1 and result["model"] == str(stores[source]), ref
     code, _, err = cli("ask", "What is Osprey?", "--model", "ollama:nothing", "--config", str(config))
     assert code == 1 and err.startswith("drrag: error: no GGUF file or found model named 'ollama:nothing'")
     assert len(err.strip().splitlines()) == 1
