@@ -21,6 +21,7 @@ from drrag_cli.cli.common import (
 if TYPE_CHECKING:
     from drrag_cli.llm.found import FoundModel
 
+_PLAIN = {"highlight": False, "emoji": False, "soft_wrap": True}  # model names: "ollama:ghost:1b" is no emoji code
 MODELS_EXAMPLES = (
     "Examples: drrag models --json  |  drrag models list  |  drrag models install qwen2.5-coder-1.5b"
     "  (then llm.model_path: best)"
@@ -156,12 +157,11 @@ def models_list(json_out: JsonOpt = False) -> None:
     for copy in copies:
         size = copy.stat().st_size / 1e6
         console.print(f"    its copy with f16 layers (llm.f16_layers): {copy}, {size:.0f} MB", highlight=False)
-    plain = {"highlight": False, "emoji": False, "soft_wrap": True}  # "ollama:ghost:1b" is no emoji code
     for model in found.models:
-        console.print(f"[bold]{escape(model.ref)}[/bold]  found  {_about(model)}", **plain)
-        console.print(f"    {escape(str(model.path))}", **plain)
+        console.print(f"[bold]{escape(model.ref)}[/bold]  found  {_about(model)}", **_PLAIN)
+        console.print(f"    {escape(str(model.path))}", **_PLAIN)
     for line in found.skipped:
-        console.print(f"[dim]skipped {escape(line)}[/dim]", **plain)
+        console.print(f"[dim]skipped {escape(line)}[/dim]", **_PLAIN)
     console.print(
         "Use one: `drrag models install NAME`, then `llm.model_path: best` in drrag.yaml; or a found one by its "
         "name: --model ollama:NAME (or llm.model_path: ollama:NAME).",
@@ -224,17 +224,16 @@ def models_recommend(
         print_json(report)
         return
     console = stdout_console()
-    plain = {"highlight": False, "emoji": False, "soft_wrap": True}
     for row in report["rows"]:
         if "skipped" in row:
-            console.print(f"{escape(row['name'])}  not measured: {escape(row['skipped'])}", **plain)
+            console.print(f"{escape(row['name'])}  not measured: {escape(row['skipped'])}", **_PLAIN)
             continue
         stopped = f" (stopped: {row['stopped']})" if row.get("stopped") else ""
         console.print(f"{escape(row['name'])}  {row['right']}/{row['asked']} right, {row['median_s']} s an answer, "
-                      f"loads in {row['load_s']} s{stopped}", **plain)  # fmt: skip
+                      f"loads in {row['load_s']} s{stopped}", **_PLAIN)  # fmt: skip
     if report["best"] is None:
-        console.print("no model could be measured", **plain)
+        console.print("no model could be measured", **_PLAIN)
         return
     within = "" if report["within_budget"] else f" (none answers within {budget:g} s: the fastest)"
     setting = report["model_path"] or '""  (the default)'
-    console.print(f"recommended: {escape(report['best'])}{within}; llm.model_path: {escape(setting)}", **plain)
+    console.print(f"recommended: {escape(report['best'])}{within}; llm.model_path: {escape(setting)}", **_PLAIN)

@@ -68,7 +68,15 @@ def build_bm25(path: Path, rows: list[tuple[int, str, str, str]]) -> None:
 
     path.mkdir(parents=True, exist_ok=True)
     index = tantivy.Index(_schema(), path=str(path))
-    writer = index.writer(heap_size=128_000_000, num_threads=1)
+    _commit(index.writer(heap_size=128_000_000, num_threads=1), (), rows)
+
+
+def _commit(writer: tantivy.IndexWriter, removed: Sequence[int], rows: list[tuple[int, str, str, str]]) -> None:
+    """Delete the ``removed`` passage ids, add (id, title, text, hash) ``rows``, commit."""
+    import tantivy
+
+    for pid in removed:
+        writer.delete_documents_by_term("pid", pid)
     for pid, title, text, _hash in rows:
         writer.add_document(tantivy.Document(pid=pid, title=cjk_bigrams(title), text=cjk_bigrams(text)))
     writer.commit()
@@ -94,14 +102,7 @@ def update_bm25(old: Path, path: Path, removed: Sequence[int], rows: list[tuple[
             os.link(file, path / file.name)
         except OSError:  # a file system without hard links
             shutil.copy2(file, path / file.name)
-    index = tantivy.Index.open(str(path))
-    writer = index.writer(heap_size=64_000_000, num_threads=1)
-    for pid in removed:
-        writer.delete_documents_by_term("pid", pid)
-    for pid, title, text, _hash in rows:
-        writer.add_document(tantivy.Document(pid=pid, title=cjk_bigrams(title), text=cjk_bigrams(text)))
-    writer.commit()
-    writer.wait_merging_threads()
+    _commit(tantivy.Index.open(str(path)).writer(heap_size=64_000_000, num_threads=1), removed, rows)
 
 
 class BM25Index:
@@ -125,10 +126,9 @@ class BM25Index:
     def phrase_ids(self, phrase: str, limit: int) -> list[int] | None:
         """The passages whose text holds ``phrase`` (its words in a row, as the index
         tokenises them: stemmed, so a few more than hold it as written); None past ``limit``."""
-        words = re.findall(r"[^\W_]+", cjk_bigrams(phrase))
-        if not words:
+        query = self._phrase_query(cjk_bigrams(phrase))
+        if query is None:
             return []
-        query = self.index.parse_query(f'"{" ".join(words)}"', ["text"])
         found = self.searcher.search(query, limit + 1, count=False).hits
         if len(found) > limit:
             return None
@@ -136,11 +136,13 @@ class BM25Index:
 
     def count(self, phrase: str) -> int:
         """How many passages hold ``phrase`` (its words in a row, as the index tokenises)."""
+        query = self._phrase_query(phrase)
+        return 0 if query is None else int(self.searcher.search(query, 1, count=True).count)
+
+    def _phrase_query(self, phrase: str) -> tantivy.Query | None:
+        """A query for the words of ``phrase`` in a row in the text; None when it has none."""
         words = re.findall(r"[^\W_]+", phrase)
-        if not words:
-            return 0
-        query = self.index.parse_query(f'"{" ".join(words)}"', ["text"])
-        return int(self.searcher.search(query, 1, count=True).count)
+        return self.index.parse_query(f'"{" ".join(words)}"', ["text"]) if words else None
 
 _last: tuple[str, tantivy.Query | None] = ("", None)
 

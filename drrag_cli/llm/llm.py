@@ -19,8 +19,8 @@ from typing import Any
 import drrag_cli.llm.kv_cache as kv_cache
 from drrag_cli.config import LLMSettings
 from drrag_cli.errors import ModelError
+from drrag_cli.llm import found
 from drrag_cli.llm.embedded import FIX_HINT, default_model_path
-from drrag_cli.llm.found import SOURCES as FOUND_SOURCES
 from drrag_cli.llm.perf import CallStats, amx_cpu, cores, plain_cpu_buffers, quiet_llama, threads_now
 from drrag_cli.llm.sampling import Avoid, SpanOnly, end_tokens, sampling_kwargs
 from drrag_cli.text.fence import DOCS_OPEN
@@ -62,10 +62,8 @@ def resolve_model_path(setting: str) -> Path | None:
         return best_model_path()
     path = Path(setting).expanduser()
     source = setting.partition(":")[0]
-    if (source in FOUND_SOURCES and ":" in setting) or not (path.exists() or setting.lower().endswith(".gguf")):
-        from drrag_cli.llm.found import resolve
-
-        return resolve(setting)  # "SOURCE:NAME", or a name that is no file here
+    if (source in found.SOURCES and ":" in setting) or not (path.exists() or setting.lower().endswith(".gguf")):
+        return found.resolve(setting)  # "SOURCE:NAME", or a name that is no file here
     return path
 
 
