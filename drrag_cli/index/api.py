@@ -138,7 +138,7 @@ class Index:
     def ranked_many(
         self, texts: Sequence[str], mode: str, n: int, vecs: Sequence[np.ndarray] | None = None
     ) -> list[list[tuple[int, float]]]:
-        """``ranked`` for several texts (a question's q* lists): one request on Milvus."""
+        """``ranked`` for several texts (a question's q* lists): one request per list kind on Milvus."""
         if mode not in MODES:
             raise InputError(f"unknown search mode {mode!r} (choose one of: {', '.join(MODES)})")
         if vecs is None:
@@ -160,15 +160,10 @@ class Index:
         passages = self.store.document_passages(sorted({doc for docs in links.values() for doc in docs}))
         return {pid: [passages[doc] for doc in docs if doc in passages] for pid, docs in links.items()}
 
-    def frequency(self, phrase: str) -> tuple[int, int] | None:
+    def frequency(self, phrase: str) -> tuple[int, int]:
         """(passages that hold ``phrase``, all passages): "Halyard Labs" stands in 25 of the
-        sample corpus's 216, "Kestrel Rail" in 5; None where the backend cannot count
-        (Milvus)."""
-        from drrag_cli.index.backend import LocalBackend
-
-        if not isinstance(self.backend, LocalBackend):
-            return None
-        return self.bm25.count(phrase), self.bm25.num_docs
+        sample corpus's 216, "Kestrel Rail" in 5."""
+        return self.backend.frequency(phrase)
 
     def siblings(self, ids: Sequence[int]) -> dict[int, list[int]]:
         """Passage id → all passage ids of its document, in order."""

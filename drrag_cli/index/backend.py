@@ -5,10 +5,8 @@ written and recorded in its manifest (what readers go by):
 
 * ``local``: tantivy BM25 + hnswlib HNSW files inside the generation, fused by client RRF;
 * ``milvus``: one Milvus collection (:mod:`drrag_cli.index.milvus`) holding text, BM25
-  sparse vectors (title and text, summed by Milvus's ``WeightedRanker`` as tantivy sums its
-  fields) and dense vectors; hybrid is Milvus's own ``hybrid_search`` with its RRF ranker
-  over a dense list and the BM25 list of a third field that holds the title's terms marked
-  (one field's approximation of the boosted sum, within a recall point of local).
+  sparse vectors (title and text, summed as tantivy sums its fields: milvus/summed.py) and
+  dense vectors; hybrid is the same client RRF of its BM25 and dense lists.
 
 Both read the generation's SQLite store for what only the build knows whole: files and
 their hashes (change detection), the link graph and a document's siblings. Writing is
@@ -53,6 +51,11 @@ class Backend(Protocol):
     ) -> list[Ranked]: ...
 
     def vectors(self, ids: Sequence[int]) -> np.ndarray: ...
+
+    def frequency(self, phrase: str) -> tuple[int, int]:
+        """(passages whose text holds ``phrase``'s words in a row, as the BM25 index analyses
+        them; all passages)."""
+        ...
 
     def passages(self, ids: Sequence[int]) -> dict[int, Passage]: ...
 
@@ -102,6 +105,9 @@ class LocalBackend:
         if mode == "dense":
             return [self.dense_ranked(v, n) for v in vecs]
         return [self.hybrid_ranked(t, v, n, depth, rrf_k) for t, v in zip(texts, vecs, strict=True)]
+
+    def frequency(self, phrase: str) -> tuple[int, int]:
+        return self.bm25.count(phrase), self.bm25.num_docs
 
     def vectors(self, ids: Sequence[int]) -> np.ndarray:
         """Stored (normalised) embeddings of passages, from the HNSW index."""

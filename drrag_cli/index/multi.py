@@ -141,13 +141,10 @@ class MultiIndex:
             out.update({self._gid(i, pid): names for pid, names in self.indexes[i].aliases(local).items()})
         return out
 
-    def frequency(self, phrase: str) -> tuple[int, int] | None:
-        """(passages that hold ``phrase``, all passages) over every collection; None when
-        one of them cannot count (Milvus)."""
+    def frequency(self, phrase: str) -> tuple[int, int]:
+        """(passages that hold ``phrase``, all passages) over every collection."""
         counts = [ix.frequency(phrase) for ix in self.indexes]
-        if any(c is None for c in counts):
-            return None
-        return sum(c[0] for c in counts if c), sum(c[1] for c in counts if c)
+        return sum(c[0] for c in counts), sum(c[1] for c in counts)
 
     def status(self) -> list[dict[str, Any]]:
         return [{"collection": name, **ix.status()} for name, ix in zip(self.names, self.indexes, strict=True)]

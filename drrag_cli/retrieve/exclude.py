@@ -28,6 +28,12 @@ class Excluding:
         found = self._index.ranked(text, mode, n + len(self.excluded), vec)
         return [(pid, score) for pid, score in found if pid not in self.excluded][:n]
 
+    def ranked_many(
+        self, texts: Sequence[str], mode: str, n: int, vecs: Sequence[np.ndarray | None] | None = None
+    ) -> list[list[tuple[int, float]]]:
+        lists = self._index.ranked_many(texts, mode, n + len(self.excluded), vecs)
+        return [[(pid, score) for pid, score in found if pid not in self.excluded][:n] for found in lists]
+
     def linked(self, ids: Sequence[int]) -> dict[int, list[list[int]]]:
         out = {}
         for pid, docs in self._index.linked(ids).items():

@@ -17,14 +17,8 @@ while a server's ``english`` analyzer stems and drops stop words: analysing on o
 gives both the terms the local index has, and Milvus's ``standard`` tokenizer only splits
 them again. A query is scored as tantivy scores it (:func:`query`): each distinct word once,
 stemmed, so two words with one stem count twice; the two fields' BM25 scores are summed with
-the title's weighted :data:`~drrag_cli.index.bm25.TITLE_BOOST` (search.py). Left: tantivy
+the title's weighted :data:`~drrag_cli.index.bm25.TITLE_BOOST` (search.py, summed.py). Left: tantivy
 keeps a field's length in one byte (lengths past 40 rounded down), Milvus exactly.
-Hybrid search is Milvus's own RRF of a dense list and the BM25 list of a third field,
-``boosted_terms``: the title's terms marked with :data:`TITLE_MARK`, then the text's
-(:func:`boosted`), queried with each term once and its marked form TITLE_BOOST times
-(:func:`boosted_query`): one field's approximation of tantivy's boosted two-field sum, with the
-title's own document frequencies but one length for both (a ranker fuses requests and does not
-nest, so the exact sum cannot be one request of an RRF).
 
 :data:`SCHEMA` is recorded in the manifest: a generation written with another layout is
 refused with one line (rebuild), and a build on such a collection recreates it.
@@ -47,15 +41,13 @@ if TYPE_CHECKING:
 
 GEN_SPAN = 1 << 24  # row key = pid * GEN_SPAN + gen: one passage id may be written by several generations
 ALIVE = 1 << 62  # `dead` of a row no generation has retired
-SCHEMA = 3  # 1: one BM25 field with marked title terms; 2: a BM25 field each for title and text; 3: + boosted
+# 1: one BM25 field with marked title terms; 2: a BM25 field each for title and text; 3: + a boosted field
+# for Milvus's own hybrid; 4: without it (hybrid fused here, search.py)
+SCHEMA = 4
 ANALYZER = {"tokenizer": "standard"}  # on terms already cut by terms(): Lite and a server agree
 # analysed text -> its BM25 output
-BM25_FIELDS = {"title_terms": "title_sparse", "text_terms": "text_sparse", "boosted_terms": "boosted_sparse"}
-SUMMED = ("title_sparse", "text_sparse")  # BM25 mode: their scores summed, the title's boosted (this order)
-HYBRID_SPARSE = "boosted_sparse"  # hybrid mode: this BM25 list and the dense one, Milvus's RRF
-# a title term's prefix in boosted_terms: letters and digits only, as a server's standard tokenizer
-# splits at "_" and "-" (Lite's only at non-\w); no English word looks like it
-TITLE_MARK = "0title0"
+BM25_FIELDS = {"title_terms": "title_sparse", "text_terms": "text_sparse"}
+SUMMED = ("title_sparse", "text_sparse")  # their scores summed, the title's boosted (this order)
 HNSW = {"M": 32, "efConstruction": 200}  # as the local hnswlib index (index/dense.py)
 EF_SEARCH = 128
 BM25 = {"bm25_k1": 1.2, "bm25_b": 0.75}  # tantivy's defaults
@@ -90,19 +82,6 @@ def _analyzer() -> Any:  # noqa: ANN401
 def terms(text: str) -> str:
     """``text`` as the local BM25 index's terms (tantivy ``en_stem``, CJK bigrams), space-separated."""
     return " ".join(_analyzer().analyze(cjk_bigrams(text)))
-
-
-def boosted(title: str, text: str) -> str:
-    """``boosted_terms``: the title's :func:`terms` marked with :data:`TITLE_MARK`, then the text's."""
-    return " ".join([*(TITLE_MARK + t for t in terms(title).split()), *terms(text).split()])
-
-
-def boosted_query(text: str) -> str:
-    """:func:`query` for ``boosted_terms``: each term once and its title form TITLE_BOOST times
-    (Milvus weighs a query term by its count), as tantivy weighs title:term^2 text:term."""
-    from drrag_cli.index.bm25 import TITLE_BOOST
-
-    return " ".join(f"{t}{f' {TITLE_MARK}{t}' * int(TITLE_BOOST)}" for t in query(text).split())
 
 
 def query(text: str) -> str:
@@ -254,8 +233,9 @@ def _both(params: dict[str, Any]) -> dict[str, Any]:
 
 
 def _current(description: dict[str, Any]) -> bool:
-    """Whether a collection has this :data:`SCHEMA`'s BM25 fields."""
-    return {f.get("name") for f in description.get("fields", [])} >= set(BM25_FIELDS.values())
+    """Whether a collection has this :data:`SCHEMA`'s BM25 fields, and no other."""
+    names = {str(f.get("name")) for f in description.get("fields", [])}
+    return {n for n in names if n.endswith("_sparse")} == set(BM25_FIELDS.values())
 
 
 def check_schema(record: dict[str, Any]) -> None:

@@ -1,26 +1,24 @@
 """Reading a generation from Milvus: the :class:`~drrag_cli.index.backend.Backend` protocol.
 
 Every request carries the generation's filter (schema.visible), so a build under way or
-killed is never seen. A BM25 list is one ``hybrid_search``: a BM25 request on the title's
-field and one on the text's, their scores summed with the title's weighted
-:data:`~drrag_cli.index.bm25.TITLE_BOOST` (``WeightedRanker`` without normalisation), as
-tantivy sums its two fields. Each field's list goes :data:`FIELD_DEPTH` deep, so a passage
-ranked by one field keeps its other field's score. Hybrid is Milvus's own: one ``hybrid_search``
-of the BM25 list of the ``boosted_terms`` field (schema.py: the title's terms marked, then the
-text's) and the dense list, ``depth`` each, fused by ``RRFRanker(rrf_k)``: the score of
-index/fusion.py, ties broken by row key (so by passage id), not by first seen as locally.
-:meth:`MilvusBackend.ranked_many` asks for several texts' lists in one request per list kind
-(one round trip for all of a question's q* lists); ``round_trips`` counts the requests made.
+killed is never seen. A BM25 list is a search of the title's field and one of the text's,
+summed here with the title's weighted :data:`~drrag_cli.index.bm25.TITLE_BOOST` as tantivy
+sums its two fields (:mod:`.summed`, which also asks by id for a field's score a list cut
+off). Hybrid is the RRF of that list and the dense one, ``depth`` each, fused here by
+index/fusion.py as the local backend fuses them. :meth:`MilvusBackend.ranked_many` asks
+for several texts' lists in one request per list kind (a question's q* lists: three
+requests, and one per field for a missing score); ``round_trips`` counts the requests made.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from drrag_cli.index.milvus import schema
+from drrag_cli.index.milvus import schema, summed
 from drrag_cli.index.milvus.schema import NONE, PASSAGE_FIELDS, visible
 from drrag_cli.types import Passage
 
@@ -32,7 +30,9 @@ if TYPE_CHECKING:
 
 Ranked = list[tuple[int, float]]
 MAX_IDS = 4096  # ids per query request
-FIELD_DEPTH = 1000  # each BM25 field's list before the sum (a field's score past it counts as 0)
+FIELD_DEPTH = 1000  # the text's BM25 list before the sum (.summed: a missing score that matters is asked for)
+TITLE_DEPTH = 16_384  # the title's: Milvus's largest limit; titles are short, so a title list is cheap
+BM25_PARAMS = {"metric_type": "BM25"}
 
 
 class MilvusBackend:
@@ -82,7 +82,7 @@ class MilvusBackend:
         dense = [_floats(v) for v in vecs]
         if mode == "dense":
             return self._search(dense, "vector", n, self._dense_params(n))
-        return self._hybrid([schema.boosted_query(t) for t in texts], dense, n, depth, rrf_k)
+        return self._hybrid([schema.query(t) for t in texts], dense, n, depth, rrf_k)
 
     def _dense_params(self, n: int) -> dict[str, Any]:
         return {"metric_type": "IP", "params": {"ef": max(schema.EF_SEARCH, n)}}
@@ -101,58 +101,76 @@ class MilvusBackend:
         return [_ranked(hits) for hits in found]
 
     def _bm25(self, queries: list[str], n: int) -> list[Ranked]:
-        """BM25 over title and text, summed as tantivy sums them; a query without terms finds
-        nothing, as locally."""
-        from pymilvus import AnnSearchRequest, WeightedRanker
-
+        """BM25 over title and text, summed as tantivy sums them (:mod:`.summed`): one request per
+        field for all the queries, then one per field and query whose sum lacks a score that
+        could matter; a query without terms finds nothing, as locally."""
         from drrag_cli.index.bm25 import TITLE_BOOST
 
         asked = [i for i, q in enumerate(queries) if q]
         out: list[Ranked] = [[] for _ in queries]
         if not asked:
             return out
-        deep, data = max(n, FIELD_DEPTH), [queries[i] for i in asked]
-        reqs = [
-            AnnSearchRequest(data, sparse, {"metric_type": "BM25"}, deep, expr=self.where)
-            for sparse in schema.SUMMED
-        ]
-        self.round_trips += 1
-        found = self.client.hybrid_search(
-            self.collection, reqs, WeightedRanker(TITLE_BOOST, 1.0, norm_score=False), limit=n, output_fields=["pid"]
-        )
-        for i, hits in zip(asked, found, strict=True):
-            out[i] = _ranked(hits)
+        data = [queries[i] for i in asked]
+        depths = (max(n, TITLE_DEPTH), max(n, FIELD_DEPTH))
+        titles, texts = (self._field(data, field, depth) for field, depth in zip(schema.SUMMED, depths, strict=True))
+        for i, query, title, text in zip(asked, data, titles, texts, strict=True):
+            no_title, no_text = summed.short_of(title, text, depths, n, TITLE_BOOST)
+            title += self._scored(query, "title_sparse", no_title)
+            text += self._scored(query, "text_sparse", no_text)
+            out[i] = summed.top(summed.add(title, text, TITLE_BOOST), n)
         return out
+
+    def _scored(self, query: str, field: str, ids: list[int]) -> Ranked:
+        """``query``'s BM25 scores on ``field`` of the passages ``ids`` (those that match)."""
+        found: Ranked = []
+        for start in range(0, len(ids), MAX_IDS):
+            chunk = ids[start : start + MAX_IDS]
+            self.round_trips += 1
+            hits = self.client.search(
+                self.collection, data=[query], anns_field=field, limit=len(chunk),
+                filter=f"pid in {chunk} and {self.where}", search_params=BM25_PARAMS, output_fields=["pid"],
+            )  # fmt: skip
+            found += _scores(hits[0])
+        return found
+
+    def _field(self, queries: list[str], field: str, n: int) -> list[Ranked]:
+        self.round_trips += 1
+        found = self.client.search(
+            self.collection, data=queries, anns_field=field, limit=n, filter=self.where, search_params=BM25_PARAMS,
+            output_fields=["pid"],
+        )  # fmt: skip
+        return [_scores(hits) for hits in found]
 
     def _hybrid(self, queries: list[str], dense: list[Any], n: int, depth: int, rrf_k: int) -> list[Ranked]:
-        """Milvus's RRF of the boosted BM25 list and the dense list, ``depth`` deep each; a query
-        without terms has no BM25 list, so its hybrid list is the dense one with its RRF scores
-        (as locally: the RRF of an empty list and the dense one)."""
-        from pymilvus import AnnSearchRequest, RRFRanker
+        """The RRF of each text's BM25 list (title and text summed, as :meth:`_bm25`) and its dense
+        list, ``depth`` deep each, fused here as locally (index/fusion.py, ties by first seen): two
+        requests for all the texts. A query without terms has an empty BM25 list, so its hybrid
+        list is the dense one with its RRF scores."""
+        from drrag_cli.index.fusion import rrf
 
-        out: list[Ranked] = [[] for _ in queries]
-        asked = [i for i, q in enumerate(queries) if q]
-        if asked:
-            reqs = [
-                AnnSearchRequest([queries[i] for i in asked], schema.HYBRID_SPARSE, {"metric_type": "BM25"}, depth,
-                                 expr=self.where),
-                AnnSearchRequest([dense[i] for i in asked], "vector", self._dense_params(depth), depth,
-                                 expr=self.where),
-            ]
-            self.round_trips += 1
-            found = self.client.hybrid_search(
-                self.collection, reqs, RRFRanker(rrf_k), limit=n, output_fields=["pid"]
-            )
-            for i, hits in zip(asked, found, strict=True):
-                out[i] = _ranked(hits)
-        bare = [i for i, q in enumerate(queries) if not q]
-        if bare:
-            from drrag_cli.index.fusion import rrf
+        lexical = self._bm25(queries, depth)
+        semantic = self._search(dense, "vector", depth, self._dense_params(depth))
+        return [
+            rrf([[pid for pid, _s in words], [pid for pid, _s in near]], k=rrf_k)[:n]
+            for words, near in zip(lexical, semantic, strict=True)
+        ]
 
-            lists = self._search([dense[i] for i in bare], "vector", n, self._dense_params(n))
-            for i, ranked in zip(bare, lists, strict=True):
-                out[i] = rrf([[pid for pid, _s in ranked]], k=rrf_k)
-        return out
+    def frequency(self, phrase: str) -> tuple[int, int]:
+        """(passages whose ``text_terms`` hold ``phrase``'s terms in a row, all passages): the
+        local BM25 index's phrase count, as those terms are tantivy's own, space-separated."""
+        words = schema.terms(" ".join(re.findall(r"[^\W_]+", phrase)))
+        if not words:
+            return 0, self.passage_total
+        spaced = " or ".join(f'text_terms like "{like}"' for like in (f"{words} %", f"% {words} %", f"% {words}"))
+        return self._count(f'(text_terms == "{words}" or {spaced}) and {self.where}'), self.passage_total
+
+    @cached_property
+    def passage_total(self) -> int:
+        return self._count(self.where)
+
+    def _count(self, where: str) -> int:
+        self.round_trips += 1
+        return int(self.client.query(self.collection, filter=where, output_fields=["count(*)"])[0]["count(*)"])
 
     # -- by id ---------------------------------------------------------------------------
     def _rows(self, ids: Sequence[int], fields: list[str]) -> dict[int, dict[str, Any]]:
@@ -221,6 +239,12 @@ def _passage(row: dict[str, Any]) -> Passage:
 def _ranked(hits: list[dict[str, Any]]) -> Ranked:
     """(passage id, score) of a result list."""
     return [(int(h["entity"]["pid"]), float(h["distance"])) for h in hits]
+
+
+def _scores(hits: list[dict[str, Any]]) -> Ranked:
+    """(passage id, BM25 score) of a BM25 search's hits: Milvus Lite gives the score negated
+    as a distance (best first either way), a server as it is."""
+    return [(int(h["entity"]["pid"]), abs(float(h["distance"]))) for h in hits]
 
 
 def _size(path: Path) -> int:

@@ -137,7 +137,6 @@ def _entity(r: dict[str, Any], gen: int, vec: Any) -> dict[str, Any]:  # noqa: A
         "text": clip(r["text"]),
         "title_terms": clip(schema.terms(r["title"])),
         "text_terms": clip(schema.terms(r["text"])),
-        "boosted_terms": clip(schema.boosted(r["title"], r["text"])),
         "content_hash": r["content_hash"],
         "vector": vec.tolist(),
         **{
