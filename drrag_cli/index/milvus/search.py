@@ -81,24 +81,21 @@ class MilvusBackend:
             return self._bm25([schema.query(t) for t in texts], n)
         dense = [_floats(v) for v in vecs]
         if mode == "dense":
-            return self._search(dense, "vector", n, self._dense_params(n))
+            return [_ranked(hits) for hits in self._search(dense, "vector", n, self._dense_params(n))]
         return self._hybrid([schema.query(t) for t in texts], dense, n, depth, rrf_k)
 
     def _dense_params(self, n: int) -> dict[str, Any]:
         return {"metric_type": "IP", "params": {"ef": max(schema.EF_SEARCH, n)}}
 
-    def _search(self, data: list[Any], field: str, n: int, params: dict[str, Any]) -> list[Ranked]:
+    def _search(
+        self, data: list[Any], field: str, n: int, params: dict[str, Any], where: str = ""
+    ) -> list[list[dict[str, Any]]]:
+        """One search request: each of ``data``'s hits (``pid`` and ``distance``), best first."""
         self.round_trips += 1
-        found = self.client.search(
-            self.collection,
-            data=data,
-            anns_field=field,
-            limit=n,
-            filter=self.where,
-            search_params=params,
+        return self.client.search(
+            self.collection, data=data, anns_field=field, limit=n, filter=where or self.where, search_params=params,
             output_fields=["pid"],
-        )
-        return [_ranked(hits) for hits in found]
+        )  # fmt: skip
 
     def _bm25(self, queries: list[str], n: int) -> list[Ranked]:
         """BM25 over title and text, summed as tantivy sums them (:mod:`.summed`): one request per
@@ -120,38 +117,29 @@ class MilvusBackend:
             out[i] = summed.top(summed.add(title, text, TITLE_BOOST), n)
         return out
 
+    def _field(self, queries: list[str], field: str, n: int) -> list[Ranked]:
+        return [_scores(hits) for hits in self._search(queries, field, n, BM25_PARAMS)]
+
     def _scored(self, query: str, field: str, ids: list[int]) -> Ranked:
         """``query``'s BM25 scores on ``field`` of the passages ``ids`` (those that match)."""
         found: Ranked = []
         for start in range(0, len(ids), MAX_IDS):
             chunk = ids[start : start + MAX_IDS]
-            self.round_trips += 1
-            hits = self.client.search(
-                self.collection, data=[query], anns_field=field, limit=len(chunk),
-                filter=f"pid in {chunk} and {self.where}", search_params=BM25_PARAMS, output_fields=["pid"],
-            )  # fmt: skip
-            found += _scores(hits[0])
+            where = f"pid in {chunk} and {self.where}"
+            found += _scores(self._search([query], field, len(chunk), BM25_PARAMS, where)[0])
         return found
-
-    def _field(self, queries: list[str], field: str, n: int) -> list[Ranked]:
-        self.round_trips += 1
-        found = self.client.search(
-            self.collection, data=queries, anns_field=field, limit=n, filter=self.where, search_params=BM25_PARAMS,
-            output_fields=["pid"],
-        )  # fmt: skip
-        return [_scores(hits) for hits in found]
 
     def _hybrid(self, queries: list[str], dense: list[Any], n: int, depth: int, rrf_k: int) -> list[Ranked]:
         """The RRF of each text's BM25 list (title and text summed, as :meth:`_bm25`) and its dense
-        list, ``depth`` deep each, fused here as locally (index/fusion.py, ties by first seen): two
-        requests for all the texts. A query without terms has an empty BM25 list, so its hybrid
-        list is the dense one with its RRF scores."""
+        list, ``depth`` deep each, fused here as locally (index/fusion.py, ties by first seen): three
+        requests for all the texts, and what :mod:`.summed` asks. A query without terms has an
+        empty BM25 list, so its hybrid list is the dense one with its RRF scores."""
         from drrag_cli.index.fusion import rrf
 
         lexical = self._bm25(queries, depth)
         semantic = self._search(dense, "vector", depth, self._dense_params(depth))
         return [
-            rrf([[pid for pid, _s in words], [pid for pid, _s in near]], k=rrf_k)[:n]
+            rrf([[pid for pid, _s in words], [int(h["entity"]["pid"]) for h in near]], k=rrf_k)[:n]
             for words, near in zip(lexical, semantic, strict=True)
         ]
 
