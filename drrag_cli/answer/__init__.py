@@ -11,8 +11,28 @@ documents and feeds the answer, never the retrieval. Citations come from
 ``Answer.passages``, not from the model.
 """
 
-from drrag_cli.answer.answer import Answer, Generator, generate_answer
-from drrag_cli.answer.prompts import DEFAULT_STYLE, FALLBACK_ANSWER, PromptStyle
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from drrag_cli.answer.answer import Answer, Generator, generate_answer
+    from drrag_cli.answer.prompts import DEFAULT_STYLE, FALLBACK_ANSWER, PromptStyle
+
+# imported on first use: every command checks ``answer.readers`` when its config loads
+# (answer/readers/registry.py), and `drrag index` or `search` need none of the answer stage
+_WHERE = {
+    "Answer": "answer", "Generator": "answer", "generate_answer": "answer",
+    "DEFAULT_STYLE": "prompts", "FALLBACK_ANSWER": "prompts", "PromptStyle": "prompts",
+}  # fmt: skip
+
+
+def __getattr__(name: str) -> Any:  # noqa: ANN401
+    if name not in _WHERE:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(import_module(f"{__name__}.{_WHERE[name]}"), name)
+
 
 __all__ = [
     "DEFAULT_STYLE",

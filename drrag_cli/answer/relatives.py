@@ -13,6 +13,7 @@ wife" names; the first statement in the text wins. A name the text gives its own
 from __future__ import annotations
 
 import re
+from functools import cache
 
 from drrag_cli.text.relations import plain, title_name
 
@@ -23,11 +24,10 @@ NAME = rf"{_RUN}(?:,\s+\d+(?:st|nd|rd|th)\s+{_RUN})?"  # "Sir Roger Martin, 2nd 
 _SAID = r"(?:\s+(?:was|is))?,?\s+(?:[a-z]+\s+){0,3}"  # "His father was the boatbuilder …"
 _OF = r"\b(?:sons?|daughters?|child|children)\s+of\s+(?:[a-z]+\s+){0,3}"  # "the only son of king …"
 _PARENTS = (  # (the father, the mother) of one statement naming both
-    re.compile(rf"{_OF}(?P<a>{NAME})\s+and\s+(?:(?:his|her|their|[a-z]+)\s+){{0,3}}(?:{_WORD}['’]s\s+daughter\s+)?"
-               rf"(?P<b>{NAME})"),
-    re.compile(rf"\b[Bb]orn\b[^.]{{0,60}}?\bto\s+(?:[a-z]+\s+){{0,3}}(?P<a>{NAME})\s+and\s+"
-               rf"(?:(?:his|her|[a-z]+)\s+){{0,3}}(?P<b>{NAME})"),
-)  # fmt: skip
+    rf"{_OF}(?P<a>{NAME})\s+and\s+(?:(?:his|her|their|[a-z]+)\s+){{0,3}}(?:{_WORD}['’]s\s+daughter\s+)?(?P<b>{NAME})",
+    rf"\b[Bb]orn\b[^.]{{0,60}}?\bto\s+(?:[a-z]+\s+){{0,3}}(?P<a>{NAME})\s+and\s+(?:(?:his|her|[a-z]+)\s+){{0,3}}"
+    rf"(?P<b>{NAME})",
+)
 _ONE = {
     "father": (rf"\b(?:[Hh]is|[Hh]er|[Tt]heir)\s+father{_SAID}(?P<a>{NAME})", rf"{_OF}(?P<a>{NAME})"),
     "mother": (rf"\b(?:[Hh]is|[Hh]er|[Tt]heir)\s+mother{_SAID}(?P<a>{NAME})",),
@@ -38,18 +38,24 @@ _ONE = {
     "child": (rf"\b(?:[Hh]is|[Hh]er|[Tt]heir)\s+(?:[a-z]+\s+){{0,2}}(?:son|daughter|child){_SAID}(?P<a>{NAME})",),
 }  # fmt: skip
 _ONE |= {"wife": _ONE["spouse"], "husband": _ONE["spouse"], "parent": _ONE["father"] + _ONE["mother"]}
-_COMPILED = {link: tuple(re.compile(p) for p in patterns) for link, patterns in _ONE.items()}
+
+
+@cache
+def _compiled(link: str) -> tuple[tuple[re.Pattern[str], ...], tuple[re.Pattern[str], ...]]:
+    """(the patterns naming both parents, those naming the one ``link``), compiled on first use:
+    the largest of the answer stage's patterns, which a process that asks of no relative never needs."""
+    both = _PARENTS if link in ("father", "mother", "parent") else ()
+    return tuple(re.compile(p) for p in both), tuple(re.compile(p) for p in _ONE.get(link, ()))
 
 
 def relative_named(text: str, link: str, own: str = "") -> str | None:
     """The name ``text`` gives for its subject's ``link`` (father, mother, parent, spouse,
     wife, husband, sister, brother, child), the first statement of it; never ``own`` (the
     document's title). None when the text names none."""
-    found: list[tuple[int, str]] = []
-    if link in ("father", "mother", "parent"):
-        group = "b" if link == "mother" else "a"
-        found += [(m.start(), m.group(group)) for pattern in _PARENTS for m in pattern.finditer(text)]
-    found += [(m.start(), m.group("a")) for pattern in _COMPILED.get(link, ()) for m in pattern.finditer(text)]
+    parents, one = _compiled(link)
+    group = "b" if link == "mother" else "a"
+    found = [(m.start(), m.group(group)) for pattern in parents for m in pattern.finditer(text)]
+    found += [(m.start(), m.group("a")) for pattern in one for m in pattern.finditer(text)]
     self_name = title_name(own) if own else ""
     for _, name in sorted(found):
         if plain(name) != self_name:  # both in words() form: " sir roger martin 2nd baronet "
