@@ -30,8 +30,9 @@ if TYPE_CHECKING:
 
 Ranked = list[tuple[int, float]]
 MAX_IDS = 4096  # ids per query request
-FIELD_DEPTH = 1000  # the text's BM25 list before the sum (.summed: a missing score that matters is asked for)
-TITLE_DEPTH = 16_384  # the title's: Milvus's largest limit; titles are short, so a title list is cheap
+# each BM25 field's list before the sum; .summed asks by id for a score a cut list left out that could matter,
+# so this is a cost, not an accuracy: deeper lists cost every query more, shallower ones leave more to ask
+FIELD_DEPTH = 1000
 BM25_PARAMS = {"metric_type": "BM25"}
 
 
@@ -99,8 +100,8 @@ class MilvusBackend:
 
     def _bm25(self, queries: list[str], n: int) -> list[Ranked]:
         """BM25 over title and text, summed as tantivy sums them (:mod:`.summed`): one request per
-        field for all the queries, then one per field and query whose sum lacks a score that
-        could matter; a query without terms finds nothing, as locally."""
+        field for all the queries, then one per field for the scores some sum lacks that could
+        matter; a query without terms finds nothing, as locally."""
         from drrag_cli.index.bm25 import TITLE_BOOST
 
         asked = [i for i, q in enumerate(queries) if q]
@@ -108,25 +109,32 @@ class MilvusBackend:
         if not asked:
             return out
         data = [queries[i] for i in asked]
-        depths = (max(n, TITLE_DEPTH), max(n, FIELD_DEPTH))
+        depths = (max(n, FIELD_DEPTH), max(n, FIELD_DEPTH))
         titles, texts = (self._field(data, field, depth) for field, depth in zip(schema.SUMMED, depths, strict=True))
-        for i, query, title, text in zip(asked, data, titles, texts, strict=True):
-            no_title, no_text = summed.short_of(title, text, depths, n, TITLE_BOOST)
-            title += self._scored(query, "title_sparse", no_title)
-            text += self._scored(query, "text_sparse", no_text)
+        lacking = [summed.short_of(t, x, depths, n, TITLE_BOOST) for t, x in zip(titles, texts, strict=True)]
+        for lists, field, side in ((titles, schema.SUMMED[0], 0), (texts, schema.SUMMED[1], 1)):
+            for ranked, more in zip(lists, self._scored(data, field, [ids[side] for ids in lacking]), strict=True):
+                ranked += more
+        for i, title, text in zip(asked, titles, texts, strict=True):
             out[i] = summed.top(summed.add(title, text, TITLE_BOOST), n)
         return out
 
     def _field(self, queries: list[str], field: str, n: int) -> list[Ranked]:
         return [_scores(hits) for hits in self._search(queries, field, n, BM25_PARAMS)]
 
-    def _scored(self, query: str, field: str, ids: list[int]) -> Ranked:
-        """``query``'s BM25 scores on ``field`` of the passages ``ids`` (those that match)."""
-        found: Ranked = []
-        for start in range(0, len(ids), MAX_IDS):
-            chunk = ids[start : start + MAX_IDS]
+    def _scored(self, queries: list[str], field: str, wanted: list[list[int]]) -> list[Ranked]:
+        """Each query's BM25 scores on ``field`` of its ``wanted`` passages (those that match),
+        all the queries in one request per :data:`MAX_IDS` passages."""
+        found: list[Ranked] = [[] for _ in queries]
+        union = sorted({pid for ids in wanted for pid in ids})
+        asking = [i for i, ids in enumerate(wanted) if ids]
+        for start in range(0, len(union), MAX_IDS):
+            chunk = union[start : start + MAX_IDS]
             where = f"pid in {chunk} and {self.where}"
-            found += _scores(self._search([query], field, len(chunk), BM25_PARAMS, where)[0])
+            hits = self._search([queries[i] for i in asking], field, len(chunk), BM25_PARAMS, where)
+            for i, got in zip(asking, hits, strict=True):
+                mine = set(wanted[i])
+                found[i] += [(pid, score) for pid, score in _scores(got) if pid in mine]
         return found
 
     def _hybrid(self, queries: list[str], dense: list[Any], n: int, depth: int, rrf_k: int) -> list[Ranked]:
