@@ -191,7 +191,7 @@ def _build_locked(
         if not paths:
             raise InputError(repair.nothing_to_index(root, live))
     walked = walk(paths, settings.index.exclude)
-    need.files = walked.files
+    need.files = walked.paths
     report.skipped_files.update(walked.skipped)
     report.skipped += len(walked.skipped)
     old_store = PassageStore(old_gen / "store.sqlite", readonly=True) if old_gen and not fresh else None
@@ -202,7 +202,7 @@ def _build_locked(
 
     readers = (old_manifest or {}).get("chunking", {}).get("readers", 1)  # older readers: read again
     reread = bool(old_manifest) and readers != chunking_fingerprint(settings)["readers"]
-    changes = _scan(walked.files, old_files, settings, report, progress, reread=reread)
+    changes = _scan(walked.paths, old_files, settings, report, progress, reread=reread)
     given = {str(r) for r in walked.roots}
     roots = sorted(given if rebuild or replace else given | set(old_roots))
     report.roots = roots
@@ -293,14 +293,14 @@ def _scan(files, old_files, settings: Settings, report: BuildReport, progress, *
     limit = int(settings.index.max_file_mb * 1024 * 1024)
     progress.phase("reading files", len(files))
     settled = time.time() - SETTLED_S
-    for path in files:
+    for key in files:
         progress.advance()
-        key = str(path)
         old = old_files.get(key)
-        if old and not reread and _same_stat(path, old, settled):
+        if old and not reread and _same_stat(key, old, settled):
             changes.seen.add(key)
             report.unchanged += 1
             continue
+        path = Path(key)
         read = _read(path, limit, settings, old_files, report, changes)
         if read is None:
             continue
@@ -333,12 +333,12 @@ def _scan(files, old_files, settings: Settings, report: BuildReport, progress, *
     return changes
 
 
-def _same_stat(path: Path, old: tuple[str, int, float], settled: float) -> bool:
+def _same_stat(path: str, old: tuple[str, int, float], settled: float) -> bool:
     """The file has the size and modification time it was indexed with, and that time is
     before ``settled``: unchanged without reading it (as git and rsync judge). A file changed
     within :data:`SETTLED_S` of its indexing could keep both; it is read and hashed."""
     try:
-        st = path.stat()
+        st = os.stat(path)
     except OSError:
         return False  # _read says why
     same = (st.st_size, st.st_mtime) == (old[1], old[2]) and st.st_mtime < settled

@@ -8,6 +8,7 @@ learned so far into the "about N MB needed" of a full-disk error, and
 from __future__ import annotations
 
 import errno
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -28,7 +29,7 @@ class SpaceNeed:
     only when the disk fills up, to tell the user how much to free."""
 
     root: Path
-    files: list[Path] | None = None  # the input, once walked
+    files: list[str] | None = None  # the input's paths, once walked
     passages: int = 0  # passages of the new generation (an upper bound)
     new_passages: int = 0  # passages that may need a vector in the cache
     per_passage: float = GEN_BYTES_PER_PASSAGE
@@ -55,7 +56,7 @@ class SpaceNeed:
         size = 0
         for file in self.files:
             try:
-                size += file.stat().st_size
+                size += os.stat(file).st_size
             except OSError:
                 continue
         return size * BYTES_PER_INPUT_BYTE, f"{BYTES_PER_INPUT_BYTE} x the input's {size / 1000:.0f} KB"
