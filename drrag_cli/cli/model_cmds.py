@@ -6,7 +6,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.markup import escape
 
 from drrag_cli.cli.common import (
     ConfigOpt,
@@ -31,6 +30,14 @@ TRAIN_EXAMPLES = (
     "  |  drrag train-classifier hotpot_train.json musique_train.jsonl --out clf --max-questions 500"
     "  (then set classifier.path: clf in drrag.yaml)"
 )
+
+
+def escape(text: str) -> str:
+    """rich's markup escape, imported when a command prints: `drrag ask` and the rest load this
+    module to register the commands, and none of them should pay for importing rich.markup."""
+    from rich.markup import escape as rich_escape
+
+    return rich_escape(text)
 
 
 def register(app: typer.Typer) -> None:
@@ -124,7 +131,6 @@ def doctor(index: IndexOpt = None, config: ConfigOpt = None, json_out: JsonOpt =
     if json_out:
         print_json(report.to_json())
     else:
-        from rich.markup import escape
 
         console = stdout_console()
         for c in report.checks:
