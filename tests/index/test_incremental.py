@@ -126,19 +126,39 @@ def test_files_read_by_older_readers_are_read_again(corpus: Path, settings: Sett
 
 
 class _Recorder:
-    """A BuildProgress that keeps what it is told within a phase."""
+    """A BuildProgress that keeps what it is told within a phase, and how far each phase went."""
 
     def __init__(self) -> None:
         self.calls: list[tuple[str, int, int]] = []
+        self.phases: list[list] = []  # [name, total, advanced]
 
     def phase(self, name: str, total: int | None) -> None:
-        pass
+        self.phases.append([name, total, 0])
 
     def advance(self, n: int = 1) -> None:
-        pass
+        self.phases[-1][2] += n
 
     def within(self, what: str, done: int, total: int) -> None:
         self.calls.append((what, done, total))
+
+
+def test_unchanged_files_move_the_bar_in_batches_and_it_ends_full(
+    tmp_path: Path, settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from drrag_cli.index import build
+
+    monkeypatch.setattr(build, "QUIET_FILES", 2)
+    folder = tmp_path / "notes"
+    folder.mkdir()
+    for i in range(5):
+        (folder / f"n{i}.md").write_text(f"# Note {i}\n\nThe heron nests by river {i}.\n")
+    Index.build([folder], settings)
+    (folder / "n3.md").write_text("# Note 3\n\nThe heron moved to the lake.\n")
+    recorder = _Recorder()
+    monkeypatch.setattr(build, "SETTLED_S", 0.0)  # the files just written count as settled
+    report = Index.build([folder], settings, progress=recorder)
+    assert (report.unchanged, report.updated) == (4, 1)
+    assert ["reading files", 5, 5] in recorder.phases  # every file counted once, batched or not
 
 
 def test_a_long_file_reports_its_chunking(tmp_path: Path, settings: Settings, monkeypatch: pytest.MonkeyPatch) -> None:
