@@ -12,7 +12,7 @@ def test_add_boosts_the_title_and_sums() -> None:
 
 def test_a_list_shorter_than_its_depth_left_nothing_out() -> None:
     title, text = [(1, 3.0)], [(2, 5.0), (3, 4.0)]
-    assert short_of(title, text, (10, 10), 1, 2.0) == ([], [])
+    assert short_of(title, text, (10, 10), 1, 2.0) == ([], [], False)
 
 
 def test_a_cut_list_asks_for_what_could_reach_the_top() -> None:
@@ -22,8 +22,16 @@ def test_a_cut_list_asks_for_what_could_reach_the_top() -> None:
     # lacks scores 0 there and nothing is asked of it
     title = [(1, 3.0), (2, 1.0)]
     text = [(1, 4.0), (7, 9.0), (8, 1.0)]
-    assert short_of(title, text, (2, 100), 2, 2.0) == ([7], [])
-    assert short_of(title, text, (2, 3), 2, 2.0) == ([7], [])  # text cut too: 2 (2 + 1 < 9) still out of reach
+    assert short_of(title, text, (2, 100), 2, 2.0) == ([7], [], False)
+    assert short_of(title, text, (2, 3), 2, 2.0) == ([7], [], False)  # text cut too: 2 (2 + 1 < 9) still out of reach
+
+
+def test_both_lists_cut_where_a_passage_in_neither_could_reach_the_top() -> None:
+    # title cut at 2 (last 2.5, x 2 = 5), text cut at 2 (last 3.0): a passage in neither may score
+    # up to 8, past the 2nd best sum (5): the lists must go deeper
+    title, text = [(1, 3.0), (2, 2.5)], [(1, 4.0), (3, 3.0)]
+    assert short_of(title, text, (2, 2), 2, 2.0)[2] is True
+    assert short_of(title, text, (3, 3), 2, 2.0)[2] is False  # lists shorter than their depth hold every match
 
 
 def test_top_breaks_ties_by_passage_id() -> None:

@@ -31,8 +31,10 @@ if TYPE_CHECKING:
 Ranked = list[tuple[int, float]]
 MAX_IDS = 4096  # ids per query request
 # each BM25 field's list before the sum; .summed asks by id for a score a cut list left out that could matter,
-# so this is a cost, not an accuracy: deeper lists cost every query more, shallower ones leave more to ask
-FIELD_DEPTH = 1000
+# and for deeper lists when a passage in neither could, so this is a cost, not an accuracy: deeper lists cost
+# every query more, shallower ones ask more often
+FIELD_DEPTH = 400
+MAX_LIMIT = 16_384  # Milvus's largest top-k
 BM25_PARAMS = {"metric_type": "BM25"}
 
 
@@ -100,23 +102,32 @@ class MilvusBackend:
 
     def _bm25(self, queries: list[str], n: int) -> list[Ranked]:
         """BM25 over title and text, summed as tantivy sums them (:mod:`.summed`): one request per
-        field for all the queries, then one per field for the scores some sum lacks that could
-        matter; a query without terms finds nothing, as locally."""
+        field for all the queries (again, four times deeper, for those whose cut lists could
+        hide a passage of their top ``n``), then one per field for the scores some sums lack
+        that could matter; a query without terms finds nothing, as locally."""
         from drrag_cli.index.bm25 import TITLE_BOOST
 
-        asked = [i for i, q in enumerate(queries) if q]
         out: list[Ranked] = [[] for _ in queries]
-        if not asked:
-            return out
-        data = [queries[i] for i in asked]
-        depths = (max(n, FIELD_DEPTH), max(n, FIELD_DEPTH))
-        titles, texts = (self._field(data, field, depth) for field, depth in zip(schema.SUMMED, depths, strict=True))
-        lacking = [summed.short_of(t, x, depths, n, TITLE_BOOST) for t, x in zip(titles, texts, strict=True)]
-        for lists, field, side in ((titles, schema.SUMMED[0], 0), (texts, schema.SUMMED[1], 1)):
-            for ranked, more in zip(lists, self._scored(data, field, [ids[side] for ids in lacking]), strict=True):
-                ranked += more
-        for i, title, text in zip(asked, titles, texts, strict=True):
-            out[i] = summed.top(summed.add(title, text, TITLE_BOOST), n)
+        pending, depth = [i for i, q in enumerate(queries) if q], max(n, FIELD_DEPTH)
+        lists: dict[int, tuple[Ranked, Ranked]] = {}
+        lacking: dict[int, tuple[list[int], list[int]]] = {}
+        while pending:
+            asked = [queries[i] for i in pending]
+            titles, texts = (self._field(asked, field, depth) for field in schema.SUMMED)
+            deeper = []
+            for i, title, text in zip(pending, titles, texts, strict=True):
+                no_title, no_text, hidden = summed.short_of(title, text, (depth, depth), n, TITLE_BOOST)
+                if hidden and depth < MAX_LIMIT:
+                    deeper.append(i)
+                lists[i], lacking[i] = (title, text), (no_title, no_text)
+            pending, depth = deeper, min(4 * depth, MAX_LIMIT)
+        done = sorted(lists)
+        for side, field in enumerate(schema.SUMMED):
+            more = self._scored([queries[i] for i in done], field, [lacking[i][side] for i in done])
+            for i, found in zip(done, more, strict=True):
+                lists[i][side].extend(found)
+        for i in done:
+            out[i] = summed.top(summed.add(*lists[i], TITLE_BOOST), n)
         return out
 
     def _field(self, queries: list[str], field: str, n: int) -> list[Ranked]:

@@ -8,7 +8,8 @@ Laureates") loses its title's share when the title list stops at 1,000 and falls
 it belongs in. So the sum is made here, and a passage that one list left out while the other
 ranks it high enough that the missing share could lift it into the top ``n`` gets that share
 asked for by id (:func:`short_of`); a list shorter than its depth holds every match, so what it
-left out scores 0 there.
+left out scores 0 there. When a passage in neither list could still reach the top ``n`` (both
+lists cut where their last scores sum past the ``n``-th sum), the lists go deeper.
 """
 
 from __future__ import annotations
@@ -26,21 +27,21 @@ def add(title: Ranked, text: Ranked, boost: float) -> dict[int, float]:
 
 def short_of(
     title: Ranked, text: Ranked, depths: tuple[int, int], n: int, boost: float
-) -> tuple[list[int], list[int]]:
-    """(passages whose title score is missing, passages whose text score is missing) that could
-    reach the top ``n`` with it: each side's missing score is at most its list's last score,
-    and only a list as long as its depth (``depths``: title's, text's) may have left one out."""
+) -> tuple[list[int], list[int], bool]:
+    """(passages whose title score is missing, passages whose text score is missing, whether a
+    passage in neither list could reach the top ``n``) for the sum of the two lists: each
+    side's missing score is at most its list's last score, and only a list as long as its
+    depth (``depths``: title's, text's) may have left one out. The missing scores of the
+    first two are asked for by id; the third needs deeper lists."""
     scores = add(title, text, boost)
-    if len(scores) <= n:
-        floor = float("-inf")
-    else:
-        floor = sorted(scores.values(), reverse=True)[n - 1]
+    floor = sorted(scores.values(), reverse=True)[n - 1] if len(scores) >= n else float("-inf")
     in_title, in_text = dict(title), dict(text)
     title_cap = boost * title[-1][1] if title and len(title) >= depths[0] else 0.0
     text_cap = text[-1][1] if text and len(text) >= depths[1] else 0.0
     no_title = [p for p in in_text if p not in in_title and title_cap > 0 and scores[p] + title_cap >= floor]
     no_text = [p for p in in_title if p not in in_text and text_cap > 0 and scores[p] + text_cap >= floor]
-    return no_title, no_text
+    unseen = title_cap + text_cap  # the most a passage in neither list can score
+    return no_title, no_text, unseen > 0 and unseen >= floor
 
 
 def top(scores: dict[int, float], n: int) -> Ranked:
