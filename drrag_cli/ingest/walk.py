@@ -59,9 +59,17 @@ class Excluder:
 
     def last(self, rel_parts: tuple[str, ...]) -> bool:
         """Whether the entry at ``rel_parts`` is excluded, its parents known not to be."""
-        if not self._paths:  # the usual case: name globs only, one match of one name
-            return self._name is not None and self._name.match(os.path.normcase(rel_parts[-1])) is not None
         return self.matches(rel_parts[-1:], rel_parts)
+
+    def kept(self, rel: tuple[str, ...], names: list[str]) -> list[str]:
+        """Those of ``names``, entries of the folder at ``rel`` (itself not excluded), that are
+        not excluded: with name globs only, the usual case, one match a name and no tuples."""
+        if self._paths:
+            return [name for name in names if not self.last((*rel, name))]
+        if self._name is None:
+            return names
+        match, fold = self._name.match, os.path.normcase
+        return [name for name in names if match(fold(name)) is None]
 
     def matches(self, names: tuple[str, ...], rel_parts: tuple[str, ...]) -> bool:
         """A name glob matches one of ``names``, or a path glob the path ``rel_parts``."""
@@ -102,7 +110,7 @@ def walk(paths: Iterable[str | Path], exclude: Sequence[str]) -> WalkResult:
             continue
         patterns = [*exclude, *read_ignore_file(root)]
         _walk_folder(root, Excluder(patterns), result, seen)
-    result.paths.sort(key=lambda p: p.split(os.sep))  # component by component, as Paths sort
+    result.paths.sort(key=lambda p: p.replace(os.sep, "\0"))  # component by component, as Paths sort
     return result
 
 
@@ -120,21 +128,20 @@ def _walk_folder(root: Path, excluded: Excluder, result: WalkResult, seen: set[s
             visited.add((st.st_dev, st.st_ino))
             with os.scandir(here) as entries:
                 listed = [(entry.name, _is_dir(entry), _plain_file(entry)) for entry in entries]
-            real_here = Path(os.path.realpath(here))
+            real_here = os.path.join(os.path.realpath(here), "")  # with its separator: "/" stays "/"
         except OSError as exc:
             result.skipped[str(here)] = f"unreadable folder ({exc.strerror or exc})"
             result.unreadable[str(here)] = Path(os.path.realpath(here))  # as indexed files are named
             continue
         rel = here.relative_to(root).parts
-        for name, _, plain in sorted(e for e in listed if not e[1]):
-            if excluded.last((*rel, name)):
-                continue
-            if plain:  # a plain file in a resolved folder is its own real path: no resolve() per file
-                _take(os.path.join(real_here, name), result, seen)
+        plain = {name for name, is_dir, is_plain in listed if is_plain}
+        for name in excluded.kept(rel, sorted(name for name, is_dir, _ in listed if not is_dir)):
+            if name in plain:  # a plain file in a resolved folder is its own real path: no resolve() per file
+                _take(real_here + name, result, seen)
             else:
                 _consider(here / name, result, seen)
-        folders = sorted((name for name, is_dir, _ in listed if is_dir), reverse=True)
-        stack.extend(here / name for name in folders if not excluded.last((*rel, name)))
+        folders = excluded.kept(rel, sorted((name for name, is_dir, _ in listed if is_dir), reverse=True))
+        stack.extend(here / name for name in folders)
 
 
 def _is_dir(entry: os.DirEntry) -> bool:
