@@ -131,7 +131,6 @@ def doctor(index: IndexOpt = None, config: ConfigOpt = None, json_out: JsonOpt =
     if json_out:
         print_json(report.to_json())
     else:
-
         console = stdout_console()
         for c in report.checks:
             mark = "[red]FAIL[/red]" if not c.ok else "[yellow]warn[/yellow]" if c.warn else "[green]ok[/green]  "

@@ -141,8 +141,13 @@ class BM25Index:
 
     def _phrase_query(self, phrase: str) -> tantivy.Query | None:
         """A query for the words of ``phrase`` in a row in the text; None when it has none."""
-        words = re.findall(r"[^\W_]+", phrase)
+        words = phrase_words(phrase)
         return self.index.parse_query(f'"{" ".join(words)}"', ["text"]) if words else None
+
+
+def phrase_words(phrase: str) -> list[str]:
+    """The words of a phrase searched as one (the Milvus backend counts the same ones)."""
+    return re.findall(r"[^\W_]+", phrase)
 
 _last: tuple[str, tantivy.Query | None] = ("", None)
 

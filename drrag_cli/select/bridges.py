@@ -120,9 +120,9 @@ NEAR = 10  # words between a name and the nearest question word, at most
 COMMON = (10, 0.05)  # a name in more passages than both (a count, a share) is not a bridge (the company's)
 
 
-def common(frequency: tuple[int, int] | None) -> bool:
+def common(frequency: tuple[int, int]) -> bool:
     """Is a name with this (passages holding it, all passages) too common to be a bridge?"""
-    return frequency is not None and frequency[0] > max(COMMON[0], COMMON[1] * frequency[1])
+    return frequency[0] > max(COMMON[0], COMMON[1] * frequency[1])
 
 
 @lru_cache(maxsize=4096)

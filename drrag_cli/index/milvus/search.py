@@ -12,12 +12,12 @@ requests, and one per field for a missing score); ``round_trips`` counts the req
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from drrag_cli.index.bm25 import phrase_words
 from drrag_cli.index.milvus import schema, summed
 from drrag_cli.index.milvus.schema import NONE, PASSAGE_FIELDS, visible
 from drrag_cli.types import Passage
@@ -84,11 +84,12 @@ class MilvusBackend:
             return self._bm25([schema.query(t) for t in texts], n)
         dense = [_floats(v) for v in vecs]
         if mode == "dense":
-            return [_ranked(hits) for hits in self._search(dense, "vector", n, self._dense_params(n))]
+            return self._dense(dense, n)
         return self._hybrid([schema.query(t) for t in texts], dense, n, depth, rrf_k)
 
-    def _dense_params(self, n: int) -> dict[str, Any]:
-        return {"metric_type": "IP", "params": {"ef": max(schema.EF_SEARCH, n)}}
+    def _dense(self, vecs: list[Any], n: int) -> list[Ranked]:
+        params = {"metric_type": "IP", "params": {"ef": max(schema.EF_SEARCH, n)}}
+        return [_ranked(hits) for hits in self._search(vecs, "vector", n, params)]
 
     def _search(
         self, data: list[Any], field: str, n: int, params: dict[str, Any], where: str = ""
@@ -155,17 +156,16 @@ class MilvusBackend:
         empty BM25 list, so its hybrid list is the dense one with its RRF scores."""
         from drrag_cli.index.fusion import rrf
 
-        lexical = self._bm25(queries, depth)
-        semantic = self._search(dense, "vector", depth, self._dense_params(depth))
+        lexical, semantic = self._bm25(queries, depth), self._dense(dense, depth)
         return [
-            rrf([[pid for pid, _s in words], [int(h["entity"]["pid"]) for h in near]], k=rrf_k)[:n]
+            rrf([[pid for pid, _s in words], [pid for pid, _s in near]], k=rrf_k)[:n]
             for words, near in zip(lexical, semantic, strict=True)
         ]
 
     def frequency(self, phrase: str) -> tuple[int, int]:
         """(passages whose ``text_terms`` hold ``phrase``'s terms in a row, all passages): the
         local BM25 index's phrase count, as those terms are tantivy's own, space-separated."""
-        words = schema.terms(" ".join(re.findall(r"[^\W_]+", phrase)))
+        words = schema.terms(" ".join(phrase_words(phrase)))
         if not words:
             return 0, self.passage_total
         spaced = " or ".join(f'text_terms like "{like}"' for like in (f"{words} %", f"% {words} %", f"% {words}"))
