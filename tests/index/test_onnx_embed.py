@@ -52,6 +52,8 @@ def test_export_matches_torch_on_the_probes_and_records_it(exported: Path, monke
     assert st[0].auto_model.config._attn_implementation != "eager"  # exported eager, shared model restored
     assert folder == onnx_embed.export_dir(model_id, onnx_embed.source_sha(path))  # keyed by content
     assert not list(folder.glob(".*"))  # no temp files left behind
+    assert check["weights_bytes"] == (folder / onnx_embed.WEIGHTS).stat().st_size > 80_000_000
+    assert (folder / "model.onnx").stat().st_size < 1_000_000  # the graph alone: its tensors are mapped
 
     emb = Embedder(DEFAULT_MODEL, 0, "auto")
     assert emb.active_runtime == "onnx"
@@ -97,21 +99,26 @@ def test_no_export_means_torch(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
     assert (emb.encode(TEXTS[:1]) * _torch_vectors()[:1]).sum() >= onnx_embed.COSINE_MIN
 
 
-@pytest.mark.parametrize("damage", ["truncated", "flipped", "failed-check", "no-tokenizer", "bad-json"])
+@pytest.mark.parametrize(
+    "damage", ["truncated", "graph-truncated", "flipped", "failed-check", "no-tokenizer", "bad-json"]
+)
 def test_a_corrupt_export_falls_back_to_torch(
     damage: str, exported: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     folder = _use(exported, monkeypatch, tmp_path)
-    onnx = folder / "model.onnx"
+    weights = folder / onnx_embed.WEIGHTS
     if damage == "truncated":
-        onnx.write_bytes(onnx.read_bytes()[: 1 << 20])
+        weights.write_bytes(weights.read_bytes()[: 1 << 20])
+    elif damage == "graph-truncated":
+        graph = folder / "model.onnx"
+        graph.write_bytes(graph.read_bytes()[:1000])
     elif damage == "flipped":  # same size: only the self-check on load (probe 0 vs its recorded
         # vector) can tell. It covers every layer weight (the last half of the file); a flip in the
         # rows of the word-embedding table that probe 0 does not use would pass (no 90 MB hash per query).
-        data = bytearray(onnx.read_bytes())
+        data = bytearray(weights.read_bytes())
         at = len(data) * 3 // 4
         data[at : at + 4096] = b"\x7f" * 4096
-        onnx.write_bytes(bytes(data))
+        weights.write_bytes(bytes(data))
     elif damage == "failed-check":
         check = json.loads((folder / "check.json").read_text())
         (folder / "check.json").write_text(json.dumps({**check, "passed": False}))
