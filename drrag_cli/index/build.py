@@ -132,6 +132,19 @@ def prepare_runtime(settings: Settings) -> tuple[Embedder, dict[str, Any]]:
     return embedder, record
 
 
+def _renew_export(embedding: dict[str, Any], settings: Settings) -> None:
+    """Find or make the current ONNX export when the live index embedded on a verified export
+    of another exporter (a newer drrag changed the export's layout): queries would find none
+    and run on torch, so even a run that changes nothing makes it (once; later runs find it
+    by its files' stats in milliseconds). A model that never exported, or failed to, is not
+    retried on every run."""
+    from drrag_cli.index.onnx_embed import EXPORTER
+
+    export = embedding.get("onnx_export") or {}
+    if settings.embedding.runtime != "torch" and export.get("passed") is True and export.get("exporter") != EXPORTER:
+        Embedder(settings.embedding.model, settings.embedding.threads, settings.embedding.runtime).export()
+
+
 def chunking_fingerprint(settings: Settings) -> dict[str, Any]:
     from drrag_cli.ingest.loaders import READERS
 
@@ -220,6 +233,7 @@ def _build_locked(
         report.passages_total = old_manifest["counts"]["passages"]
         emb = old_manifest["embedding"]  # the cache is checked even so: repaired from the live HNSW
         report.repaired += repair.reuse_cache(root, live, emb["model_id"], emb["dim"], aside)
+        _renew_export(emb, settings)
         return
 
     need.plan(old_gen, old_manifest, changes)

@@ -10,7 +10,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from drrag_cli.config import Settings
 from drrag_cli.index import onnx_embed
+from drrag_cli.index.api import Index
 from drrag_cli.index.embedder import DEFAULT_MODEL, Embedder, resolve_model
 
 pytestmark = pytest.mark.slow
@@ -148,3 +150,21 @@ def test_index_batches_run_on_the_verified_export_unless_torch(exported: Path, m
     assert (got[:3] * _torch_vectors()).sum(axis=1).min() >= onnx_embed.COSINE_MIN
     embedder, record = prepare_runtime(Settings().replace({"embedding.runtime": "torch"}))
     assert record == {"runtime": "torch", "passages_runtime": "torch"}
+
+
+def test_an_index_built_on_an_older_export_gets_the_current_one_from_a_run_that_changes_nothing(
+    exported: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path, corpus: Path, settings: Settings
+) -> None:
+    """After an upgrade that changes the export's layout, the cache holds only the old one:
+    queries would run on torch until the next change, so an unchanged `drrag index` makes it."""
+    folder = _use(exported, monkeypatch, tmp_path)
+    Index.build([corpus], settings)
+    live = next(Path(settings.index.path).glob("gen-*/manifest.json"))
+    manifest = json.loads(live.read_text())
+    manifest["embedding"]["onnx_export"]["exporter"] = "an older exporter"
+    live.write_text(json.dumps(manifest))
+    shutil.rmtree(folder)  # the old export is another folder, which this drrag does not find
+    report = Index.build([corpus], settings)
+    assert report.unchanged == 6 and not report.published
+    assert onnx_embed.find_export(*resolve_model(DEFAULT_MODEL)) is not None
+    assert Embedder(DEFAULT_MODEL, 1, "auto").active_runtime == "onnx"
