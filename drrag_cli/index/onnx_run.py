@@ -16,6 +16,7 @@ if TYPE_CHECKING:
 
 COSINE_MIN = 0.9999  # every probe's ONNX vector against its torch vector
 TOKEN_BUDGET = 2048  # padded tokens per onnxruntime run (_batches)
+PADDED_AT_MOST = 0.5  # a text shares a run only with texts at most twice as long (_batches)
 PROBES = (
     "Who led Project Heron?",
     "  In which city was the lead engineer of Project Heron born?  ",
@@ -100,12 +101,15 @@ class OnnxModel:
 
 
 def _batches(order: list[int], lengths: list[int], rows: int) -> list[list[int]]:
-    """Longest-first batches of at most ``rows`` texts and ``TOKEN_BUDGET`` padded tokens. On
-    2 cores, 8 texts of 256 tokens per run embed faster than 32 (the dev500 texts: 65 vs 61/s
-    at best, docs/BENCHMARKS.md; ``benchmarks/onnx_batches.py``)."""
+    """Longest-first batches of at most ``rows`` texts and ``TOKEN_BUDGET`` padded tokens, each
+    text at least :data:`PADDED_AT_MOST` of its batch's longest. On 2 cores, 8 texts of 256
+    tokens per run embed faster than 32 (the dev500 texts: 65 vs 61/s at best,
+    docs/BENCHMARKS.md; ``benchmarks/onnx_batches.py``); and a query's q* texts of 246 and 99
+    tokens take 85 ms padded into one run against 54 ms in two."""
     out: list[list[int]] = []
     for i in order:
-        if out and len(out[-1]) < rows and (len(out[-1]) + 1) * lengths[out[-1][0]] <= TOKEN_BUDGET:
+        if out and len(out[-1]) < rows and (len(out[-1]) + 1) * (width := lengths[out[-1][0]]) <= TOKEN_BUDGET \
+                and lengths[i] >= width * PADDED_AT_MOST:
             out[-1].append(i)
         else:
             out.append([i])
