@@ -1,4 +1,4 @@
-"""spaCy's sentencizer loads without torch, and torch still imports afterwards."""
+"""spaCy's sentencizer loads without torch or spaCy's command line, and both still import afterwards."""
 
 import subprocess
 import sys
@@ -16,6 +16,9 @@ assert sents == ["Hello there.", "This is Dr. Smith!", "Is it?", "Yes."], sents
 assert "torch" not in sys.modules
 from drrag_cli.ingest.sentencizer import _FINDER
 assert _FINDER not in sys.meta_path  # only there while spaCy was imported
+assert "spacy.cli" not in sys.modules and "requests" not in sys.modules  # its command line was not imported
+from spacy.cli.info import info
+assert info.__module__ == "spacy.cli.info" and "requests" in sys.modules  # the real one, when asked for
 import torch
 import thinc.compat
 print(thinc.compat.has_torch, torch.tensor([1]).item())
