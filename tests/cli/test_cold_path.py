@@ -52,6 +52,9 @@ def test_cold_query_commands_do_not_import_torch(eval_cache: Path, tmp_path: Pat
     assert answer["answer"] and "onnxruntime" in top and "llama_cpp" in top
     assert not top & {*HEAVY, "spacy"}, sorted(top & {*HEAVY, "spacy"})
 
+    top, report = _modules(tmp_path, "index", str(tmp_path / "corpus"), "--index", str(ix), "--json")
+    assert report["files"]["unchanged"] == 6 and not top & {*HEAVY, "spacy", "rich", "llama_cpp"}  # for scripts: no bar
+
 
 def test_without_the_export_queries_run_on_torch(eval_cache: Path, tmp_path: Path) -> None:
     """An index whose export is gone (another cache, an index from before ONNX) still
