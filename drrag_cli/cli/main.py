@@ -145,6 +145,9 @@ def main(argv: list[str] | None = None) -> int:
     moment is one line and exit 130. With ``argv`` (tests, embedding) it runs here, and
     the caller's signal handlers are left alone."""
     if argv is None:
+        from drrag_cli.cli import bytecode
+
+        bytecode.ensure()  # where Python writes none, drrag's own, once (the module docstring)
         debug = "--debug" in sys.argv[1:] or os.environ.get("DRRAG_DEBUG") == "1"
         return proc.supervised(lambda: _run(sys.argv[1:], process=True), debug=debug)
     return _run(argv, process=False)
