@@ -108,9 +108,11 @@ def _batches(order: list[int], lengths: list[int], rows: int) -> list[list[int]]
     tokens take 85 ms padded into one run against 54 ms in two."""
     out: list[list[int]] = []
     for i in order:
-        if out and len(out[-1]) < rows and (len(out[-1]) + 1) * (width := lengths[out[-1][0]]) <= TOKEN_BUDGET \
-                and lengths[i] >= width * PADDED_AT_MOST:
-            out[-1].append(i)
+        batch = out[-1] if out else []
+        width = lengths[batch[0]] if batch else 0
+        room = len(batch) < rows and (len(batch) + 1) * width <= TOKEN_BUDGET
+        if batch and room and lengths[i] >= width * PADDED_AT_MOST:
+            batch.append(i)
         else:
             out.append([i])
     return out
