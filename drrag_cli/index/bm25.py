@@ -149,6 +149,7 @@ def phrase_words(phrase: str) -> list[str]:
     """The words of a phrase searched as one (the Milvus backend counts the same ones)."""
     return re.findall(r"[^\W_]+", phrase)
 
+
 _last: tuple[str, tantivy.Query | None] = ("", None)
 
 
