@@ -483,16 +483,13 @@ def _maybe_there(file: str) -> bool:
 def _vanished(old_files: dict, walked, changes: _Changes, *, replace: bool = False) -> list[str]:  # noqa: ANN001
     """Stored files that no longer exist, that a walked root no longer yields, or (with
     ``replace``) that this walk did not yield at all."""
+    roots = [str(r) for r in walked.roots]
+    folders = tuple(r.rstrip(os.sep) + os.sep for r in roots)  # as strings: Path.parents took 0.1 ms a file
     gone = []
     for file in old_files:
         if file in changes.seen:
             continue
-        if replace:
-            gone.append(file)
-            continue
-        path = Path(file)
-        under_root = any(path == r or r in path.parents for r in walked.roots)
-        if under_root or not path.exists():
+        if replace or file in roots or file.startswith(folders) or not os.path.exists(file):
             gone.append(file)
     return sorted(gone)
 

@@ -62,6 +62,22 @@ def test_other_roots_are_kept_and_no_paths_reuses_roots(corpus: Path, settings: 
     assert again.unchanged == 7
 
 
+def test_a_run_over_one_root_drops_only_what_is_gone_under_the_others(settings: Settings, tmp_path: Path) -> None:
+    other, sibling = tmp_path / "other", tmp_path / "other-2"  # "…/other" is a prefix of "…/other-2/y.md"
+    for folder, name, text in (
+        (other, "x.md", "The xylophone archive lives in Oslo."),
+        (sibling, "y.md", "The yodel school meets in Bergen."),
+    ):
+        folder.mkdir()
+        (folder / name).write_text(f"# {name}\n{text}")
+    Index.build([other, sibling], settings)
+    assert Index.build([other], settings).removed == 0  # the sibling's file is not under the walked root
+    (other / "x.md").unlink()
+    report = Index.build([sibling], settings)  # a root not walked: its vanished file is dropped all the same
+    assert (report.removed, report.unchanged) == (1, 1)
+    assert Index.open(settings).status()["files"] == 1
+
+
 def test_mismatched_settings_are_refused(corpus: Path, settings: Settings) -> None:
     Index.build([corpus], settings)
     settings = settings.replace({"index.chunk_words": 50})
