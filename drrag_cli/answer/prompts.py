@@ -235,14 +235,14 @@ def named_part(question: str, answer: str) -> str:
     return name
 
 
-_COUNT_Q = re.compile(r"\bhow\s+many\b", re.IGNORECASE)
+_COUNT_Q = re.compile(r"\bhow\s+many\b|\bpopulation\s+of\b", re.IGNORECASE)  # "what is the population of X?"
 _NUMBER = re.compile(r"(?<![\w.,])(?:\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)(?:\s+(?:million|billion|thousand))?(?!\w)")
 
 
 def number_options(question: str, texts: Sequence[str]) -> tuple[str, ...]:
-    """For "How many ...?": the numbers the fed ``texts`` state (with a following million /
-    billion / thousand; with and without thousands separators) that the question does not,
-    in order of appearance; () otherwise."""
+    """For "How many ...?" and "What is the population of ...?": the numbers the fed
+    ``texts`` state (with a following million / billion / thousand; with and without
+    thousands separators) that the question does not, in order of appearance; () otherwise."""
     return _stated(_numbers, question, texts) if _COUNT_Q.search(question) else ()
 
 

@@ -134,6 +134,7 @@ def test_a_how_many_question_is_answered_with_a_number_the_text_states() -> None
     )  # fmt: skip
     assert number_options("How many of the 4,000 were seated?", fed) == ("3,677", "3677", "1958", "2.5 million")
     assert number_options("When did the arena open?", fed) == ()
+    assert number_options("What was the population of the town in 1958?", fed)[:2] == ("3,677", "3677")
     assert number_options("How many seats?", ["No number here."]) == ()
 
 
