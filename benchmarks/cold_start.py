@@ -13,6 +13,7 @@ verified ONNX export) and ``embedding.runtime: torch`` (today's sentence-transfo
      HNSW + RRF + passage fetch), one thread as the query path uses.
 
     python benchmarks/cold_start.py [--out benchmarks/out/cold_start] [--runs 7] [--runtimes auto,auto:shipped]
+        [--model GGUF]   # answer with another model (llm.model_path) instead of the embedded one
 
 The machine is shared, so every time is an upper bound. Prints a Markdown table, writes
 results.json. The index is built once with `drrag index` (which also makes the export).
@@ -121,6 +122,7 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=7)
     ap.add_argument("--runtimes", default="auto,torch",
                     help="auto (the ONNX query path), torch, or both; NAME:shipped = the embedded GGUF as shipped")
+    ap.add_argument("--model", default="", help="a GGUF to answer with instead of the embedded model (llm.model_path)")
     args = ap.parse_args()
     out = Path(args.out).resolve()  # the asks run in the sample corpus folder
     out.mkdir(parents=True, exist_ok=True)
@@ -135,6 +137,7 @@ def main() -> None:
     for runtime in args.runtimes.split(","):
         name, _, shipped = runtime.partition(":")  # "auto:shipped": the embedded GGUF as shipped (llm.f16_layers off)
         llm = "llm:\n  f16_layers: false\n" if shipped == "shipped" else ""
+        llm = f"llm:\n  model_path: {Path(args.model).expanduser().resolve()}\n" if args.model else llm
         config = out / f"{runtime.replace(':', '-')}.yaml"
         config.write_text(f"embedding:\n  runtime: {name}\nindex:\n  path: {index}\n{llm}", encoding="utf-8")
         base = ("--config", str(config), "--json")

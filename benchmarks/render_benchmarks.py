@@ -31,11 +31,12 @@ TUNING = [("hotpot-q250-499", "HotpotQA dev500 q250–499"), ("musique-train100"
           ("2wiki-train500", "2Wiki train500")]  # fmt: skip
 STRATEGIES = [("sm", "SM (dense)"), ("qdc", "QDC"), ("cfs", "CFS")]
 KS = (3, 4, 6)
-MODELS = [("gemma", "Gemma-3-270M (embedded)"), ("qwen", "Qwen2.5-Coder-1.5B")]
+MODELS = [("gemma", "Gemma-3-270M (embedded)"), ("qwen05", "Qwen2.5-Coder-0.5B"), ("qwen", "Qwen2.5-Coder-1.5B")]
 # (family, label, the held-out file its questions come from): benchmarks/kb_bench.py's knowledge bases
 KB_FAMILIES = [("hotpotqa", "HotpotQA-style", "dev500"), ("2wiki", "2Wiki-style", "dev182"),
                ("musique", "MuSiQue-style", "dev100")]  # fmt: skip
-KB_TAGS = {"gemma": "gemma-embedded", "qwen": "qwen2.5-coder-1.5b-instruct-q4_k_m"}  # kb_bench's summary names
+KB_TAGS = {"gemma": "gemma-embedded", "qwen05": "qwen2.5-coder-0.5b-instruct-awq-q4_k_m",
+           "qwen": "qwen2.5-coder-1.5b-instruct-q4_k_m"}  # kb_bench's summary names; fmt: skip
 # SPEC §3, Table 4 of the DR-RAG paper (its corpus and a fine-tuned retriever): CFS recall at k = 3 / 4 / 6
 PAPER_CFS = {"hotpot-q0-249": (88.9, 92.3, 98.0), "musique-dev100": (66.5, 73.8, 83.0)}
 
@@ -263,20 +264,20 @@ def render(o: Outputs) -> str:
         "",
         "## Answers",
         "",
-        "EM / F1 / Acc in %, CFS at k = 4 (`drrag eval SET -s cfs -k 4 [--model GGUF]`, steps `answers` and",
-        f'`answers-qwen`; the Qwen column needs `drrag models install qwen2.5-coder-1.5b` and says "{NOT_RUN}"',
-        "without it). LLM calls per question: 0 when a reader answered from the text, 2 when the model was",
-        "asked once more.",
+        "EM / F1 / Acc in %, CFS at k = 4 (`drrag eval SET -s cfs -k 4 [--model GGUF]`, steps `answers`,",
+        "`answers-qwen05` and `answers-qwen`; a Qwen row needs `drrag models install qwen2.5-coder-0.5b` or",
+        f'`qwen2.5-coder-1.5b` and says "{NOT_RUN}" without it). LLM calls per question: 0 when a reader',
+        "answered from the text, 2 when the model was asked once more.",
         "",
         table(["model", *[f"{h} (held out)" for h in held], *[f"{t} (tuning)" for t in tune]], answer_rows),
         "",
         "## Knowledge bases",
         "",
-        "What a user meets (step `kb`, `benchmarks/kb_bench.py`; `kb-qwen` with Qwen): a held-out set's first",
-        "questions, their paragraphs written as one Markdown note per article (`# title` and its text),",
-        "`drrag index` over the folder, then one `drrag ask --json` process per question with the default",
-        "settings. **All cited**: every gold note is among the answer's citations; **right**: the gold",
-        "answer or an alias stands in the answer (SQuAD-normalised), F1 in brackets; the ask time is a",
+        "What a user meets (step `kb`, `benchmarks/kb_bench.py`; `kb-qwen05` and `kb-qwen` with Qwen): a",
+        "held-out set's first questions, their paragraphs written as one Markdown note per article (`# title`",
+        "and its text), `drrag index` over the folder, then one `drrag ask --json` process per question with",
+        "the default settings. **All cited**: every gold note is among the answer's citations; **right**: the",
+        "gold answer or an alias stands in the answer (SQuAD-normalised), F1 in brackets; the ask time is a",
         "whole process's (model load included).",
         "",
         table(["knowledge base", "size", *[f"{label}: {what}" for _, label in MODELS for what in

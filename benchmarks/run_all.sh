@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Every number in docs/BENCHMARKS.md comes from this script; its last step renders that file.
 #
-#   bash benchmarks/run_all.sh [STEP...]      default: machine recall answers answers-qwen kb kb-qwen speed render
+#   bash benchmarks/run_all.sh [STEP...]      default: every step below, in this order
 #
 # Steps and their wall time. Measured: recall took 1,658 s for MuSiQue dev100 and 1,618 s for 2Wiki
 # dev182 (their corpora embedded first) on 2 cores shared with five other jobs (load average ~10);
@@ -12,10 +12,13 @@
 #   answers       drrag eval, CFS k = 4, the embedded Gemma, six sets -> out/answers-gemma/ (~1 h alone)
 #   answers-qwen  the same with Qwen2.5-Coder-1.5B, skipped unless its GGUF is installed    (~4 h)
 #                 (drrag models install qwen2.5-coder-1.5b) -> out/answers-qwen/
+#   answers-qwen05  the same with Qwen2.5-Coder-0.5B (drrag models install qwen2.5-coder-0.5b)
+#                 -> out/answers-qwen05/                                                    (~2 h)
 #   kb            the knowledge-base benchmark: each held-out family's first questions as a folder of
 #                 notes, `drrag index`, one `drrag ask --json` process per question (benchmarks/kb_bench.py),
 #                 the embedded Gemma -> out/kb/                                            (~1 h alone)
 #   kb-qwen       the same with Qwen2.5-Coder-1.5B, skipped unless its GGUF is installed   (~3 h)
+#   kb-qwen05     the same with Qwen2.5-Coder-0.5B                                          (~1 h)
 #   speed         index rate, warm / cold ask, peak RSS -> out/speed/                         (~15 min)
 #   render        docs/BENCHMARKS.md from out/ (a missing output renders as "not run")        (~1 s, measured)
 #
@@ -31,10 +34,11 @@ DRRAG=${DRRAG:-.venv/bin/drrag}
 DATA=${DATA:-../shared/data}
 OUT=${OUT:-benchmarks/out}
 QWEN=$HOME/.cache/drrag/models/qwen2.5-coder-1.5b-instruct-q4_k_m.gguf
+QWEN05=$HOME/.cache/drrag/models/qwen2.5-coder-0.5b-instruct-awq-q4_k_m.gguf
 HOT="$DATA/hotpotqa/dev500.ircot.jsonl"
 mkdir -p "$OUT/times"
 steps=("$@")
-[ ${#steps[@]} -eq 0 ] && steps=(machine recall answers answers-qwen kb kb-qwen speed render)
+[ ${#steps[@]} -eq 0 ] && steps=(machine recall answers answers-qwen answers-qwen05 kb kb-qwen kb-qwen05 speed render)
 
 # the sets as KEY ARGS...: KEY names the output folder the renderer reads
 sets() {
@@ -87,10 +91,16 @@ for step in "${steps[@]}"; do
     answers-qwen)
       if [ -f "$QWEN" ]; then eval_sets answers-qwen -s cfs -k 4 --model "$QWEN"
       else echo "   $QWEN not installed: the Qwen column stays \"not run\"" >&2; fi ;;
+    answers-qwen05)
+      if [ -f "$QWEN05" ]; then eval_sets answers-qwen05 -s cfs -k 4 --model "$QWEN05"
+      else echo "   $QWEN05 not installed: the Qwen-0.5B rows stay \"not run\"" >&2; fi ;;
     kb) kb_sets ;;
     kb-qwen)
       if [ -f "$QWEN" ]; then kb_sets --model "$QWEN"
       else echo "   $QWEN not installed: the knowledge bases' Qwen column stays \"not run\"" >&2; fi ;;
+    kb-qwen05)
+      if [ -f "$QWEN05" ]; then kb_sets --model "$QWEN05"
+      else echo "   $QWEN05 not installed: the knowledge bases' Qwen-0.5B columns stay \"not run\"" >&2; fi ;;
     speed)
       mkdir -p "$OUT/speed"
       $PY benchmarks/index_bench.py --data "$HOT" --out "$OUT/speed/index" --rounds 1 --index-runtimes auto \
@@ -99,7 +109,7 @@ for step in "${steps[@]}"; do
         > "$OUT/speed/ask.json"
       $PY benchmarks/cold_start.py --runs 5 --runtimes auto --out "$OUT/speed/cold" > /dev/null ;;
     render) $PY benchmarks/render_benchmarks.py --out "$OUT" ;;
-    *) echo "unknown step $step (steps: machine recall answers answers-qwen kb kb-qwen speed render)" >&2; exit 1 ;;
+    *) echo "unknown step $step (steps: machine recall answers answers-qwen answers-qwen05 kb kb-qwen kb-qwen05 speed render)" >&2; exit 1 ;;
   esac
   # the step's wall seconds and the code it measured, for the steps table of docs/BENCHMARKS.md
   [ "$step" = render ] || echo "$((SECONDS - start)) $(git rev-parse --short HEAD 2>/dev/null || echo "no-git")" > "$OUT/times/$step.txt"
