@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
+import stat
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -355,6 +356,9 @@ def _scan(files, old_files, settings: Settings, report: BuildReport, progress, *
     return changes
 
 
+_READ_BY_ALL = stat.S_IRUSR | stat.S_IRGRP | stat.S_IROTH
+
+
 def _same_stat(path: str, old: tuple[str, int, float], settled: float) -> bool:
     """The file has the size and modification time it was indexed with, and that time is
     before ``settled``: unchanged without reading it (as git and rsync judge). A file changed
@@ -364,7 +368,9 @@ def _same_stat(path: str, old: tuple[str, int, float], settled: float) -> bool:
     except OSError:
         return False  # _read says why
     same = (st.st_size, st.st_mtime) == (old[1], old[2]) and st.st_mtime < settled
-    return same and os.access(path, os.R_OK)  # one that cannot be read now is reported by _read
+    # one that cannot be read now is reported by _read; a file every class may read (0644) needs
+    # no access() call (0.14 s at 100k files), short of an ACL that names and refuses this user
+    return same and (st.st_mode & _READ_BY_ALL == _READ_BY_ALL or os.access(path, os.R_OK))
 
 
 def _read(path: Path, limit: int, settings: Settings, old_files, report: BuildReport, changes: _Changes):  # noqa: ANN001, ANN202

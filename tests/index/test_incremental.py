@@ -263,3 +263,20 @@ def test_a_run_checks_the_store_and_the_cache_whole_only_when_they_changed_since
     os.utime(dense, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000))  # not as published: loaded
     Index.build([corpus], settings)
     assert checked == ["hnsw"]
+
+
+def test_an_unchanged_file_all_may_read_is_not_asked_about_again(tmp_path: Path, monkeypatch) -> None:  # noqa: ANN001
+    import os
+    import time
+
+    from drrag_cli.index import build
+
+    asked: list[str] = []
+    monkeypatch.setattr(build.os, "access", lambda path, mode: asked.append(path) or True)
+    for mode in (0o644, 0o600):
+        note = tmp_path / f"{mode:o}.md"
+        note.write_text("# N\nText.")
+        note.chmod(mode)
+        st = os.stat(note)
+        assert build._same_stat(str(note), ("sha", st.st_size, st.st_mtime), time.time() + 1)
+    assert asked == [str(tmp_path / "600.md")]  # only the file some class may not read: access() decides
