@@ -490,7 +490,7 @@ def _vanished(old_files: dict, walked, changes: _Changes, *, replace: bool = Fal
     """Stored files that no longer exist, that a walked root no longer yields, or (with
     ``replace``) that this walk did not yield at all."""
     roots = [str(r) for r in walked.roots]
-    folders = tuple(r.rstrip(os.sep) + os.sep for r in roots)  # as strings: Path.parents took 0.1 ms a file
+    folders = tuple(r.rstrip(os.sep) + os.sep for r in roots)  # as strings: Path.parents took 0.05 ms a file
     gone = []
     for file in old_files:
         if file in changes.seen:
