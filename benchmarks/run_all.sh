@@ -13,12 +13,12 @@
 #   answers-qwen  the same with Qwen2.5-Coder-1.5B, skipped unless its GGUF is installed    (~4 h)
 #                 (drrag models install qwen2.5-coder-1.5b) -> out/answers-qwen/
 #   answers-qwen05  the same with Qwen2.5-Coder-0.5B (drrag models install qwen2.5-coder-0.5b)
-#                 -> out/answers-qwen05/                                                    (~2 h)
+#                 -> out/answers-qwen05/                                        (~1.4 h, measured shared)
 #   kb            the knowledge-base benchmark: each held-out family's first questions as a folder of
 #                 notes, `drrag index`, one `drrag ask --json` process per question (benchmarks/kb_bench.py),
 #                 the embedded Gemma -> out/kb/                                            (~1 h alone)
 #   kb-qwen       the same with Qwen2.5-Coder-1.5B, skipped unless its GGUF is installed   (~3 h)
-#   kb-qwen05     the same with Qwen2.5-Coder-0.5B                                          (~1 h)
+#   kb-qwen05     the same with Qwen2.5-Coder-0.5B                             (~15 min, measured shared)
 #   speed         index rate, warm / cold ask, peak RSS -> out/speed/                         (~15 min)
 #   render        docs/BENCHMARKS.md from out/ (a missing output renders as "not run")        (~1 s, measured)
 #
