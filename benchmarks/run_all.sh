@@ -81,6 +81,15 @@ kb_sets() {
   done
 }
 
+# a step with a catalogue model: with_model GGUF WHAT-STAYS COMMAND...; runs COMMAND... --model GGUF, or
+# says that WHAT-STAYS "not run" when the model is not installed
+with_model() {
+  local gguf=$1 stays=$2
+  shift 2
+  if [ -f "$gguf" ]; then "$@" --model "$gguf"
+  else echo "   $gguf not installed: $stays \"not run\"" >&2; fi
+}
+
 for step in "${steps[@]}"; do
   echo "== $step $(date -u +%H:%M:%S)" >&2
   start=$SECONDS
@@ -88,19 +97,11 @@ for step in "${steps[@]}"; do
     machine) $PY benchmarks/render_benchmarks.py machine > "$OUT/machine.json" ;;
     recall) eval_sets recall --no-llm -s sm,qdc,cfs -k 3,4,6 ;;
     answers) eval_sets answers-gemma -s cfs -k 4 ;;
-    answers-qwen)
-      if [ -f "$QWEN" ]; then eval_sets answers-qwen -s cfs -k 4 --model "$QWEN"
-      else echo "   $QWEN not installed: the Qwen column stays \"not run\"" >&2; fi ;;
-    answers-qwen05)
-      if [ -f "$QWEN05" ]; then eval_sets answers-qwen05 -s cfs -k 4 --model "$QWEN05"
-      else echo "   $QWEN05 not installed: the Qwen-0.5B rows stay \"not run\"" >&2; fi ;;
+    answers-qwen) with_model "$QWEN" "the Qwen column stays" eval_sets answers-qwen -s cfs -k 4 ;;
+    answers-qwen05) with_model "$QWEN05" "the Qwen-0.5B rows stay" eval_sets answers-qwen05 -s cfs -k 4 ;;
     kb) kb_sets ;;
-    kb-qwen)
-      if [ -f "$QWEN" ]; then kb_sets --model "$QWEN"
-      else echo "   $QWEN not installed: the knowledge bases' Qwen column stays \"not run\"" >&2; fi ;;
-    kb-qwen05)
-      if [ -f "$QWEN05" ]; then kb_sets --model "$QWEN05"
-      else echo "   $QWEN05 not installed: the knowledge bases' Qwen-0.5B columns stay \"not run\"" >&2; fi ;;
+    kb-qwen) with_model "$QWEN" "the knowledge bases' Qwen column stays" kb_sets ;;
+    kb-qwen05) with_model "$QWEN05" "the knowledge bases' Qwen-0.5B columns stay" kb_sets ;;
     speed)
       mkdir -p "$OUT/speed"
       $PY benchmarks/index_bench.py --data "$HOT" --out "$OUT/speed/index" --rounds 1 --index-runtimes auto \
