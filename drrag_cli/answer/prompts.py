@@ -27,6 +27,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from drrag_cli.answer.dates import dates
 from drrag_cli.text.fence import neutralise, render_documents
 
 FALLBACK_ANSWER = "I don't know."
@@ -241,15 +242,18 @@ _NUMBER = re.compile(r"(?<![\w.,])(?:\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)(?:\s+(?:m
 
 def number_options(question: str, texts: Sequence[str]) -> tuple[str, ...]:
     """For "How many ...?" and "What is the population of ...?": the numbers the fed
-    ``texts`` state (with a following million / billion / thousand; with and without
-    thousands separators) that the question does not, in order of appearance; () otherwise."""
+    ``texts`` state outside their dates (with a following million / billion / thousand; with
+    and without thousands separators) that the question does not, in order of appearance;
+    () otherwise."""
     return _stated(_numbers, question, texts) if _COUNT_Q.search(question) else ()
 
 
 def _numbers(text: str) -> list[str]:
     """The numbers ``text`` states, each with thousands separators also written without
-    ("1,000" and "1000"): the grammar otherwise stops a model that writes "1000" at "1"."""
-    return [form for n in _NUMBER.findall(text) for form in dict.fromkeys((n, n.replace(",", "")))]
+    ("1,000" and "1000"): the grammar otherwise stops a model that writes "1000" at "1".
+    Dates are blanked first (:func:`.dates.dates`): "born 14 March 1979" gave "14" as the
+    population of a town whose note was not fed, and a year is not a count."""
+    return [form for n in _NUMBER.findall(dates(text)[1]) for form in dict.fromkeys((n, n.replace(",", "")))]
 
 
 def typed_options(question: str, texts: Sequence[str]) -> tuple[str, ...]:
