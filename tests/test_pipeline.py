@@ -72,6 +72,32 @@ def test_exactly_one_llm_call_and_numbered_citations(pipeline, strategy: str) ->
     assert set(result.timings) == {"retrieve_s", "classify_s", "generate_s", "total_s"}
 
 
+def test_a_table_cell_the_question_describes_is_asked_about_by_name(pipeline, tmp_path: Path) -> None:  # noqa: ANN001
+    """The `table` reader does not answer "Which company did the owner of the schema
+    migration work at?" with the Owner cell; the question is asked about that cell's person."""
+    corpus = tmp_path / "kb"
+    corpus.mkdir()
+    (corpus / "alder.md").write_text(
+        "# Project Alder\n\nProject Alder is the rewrite of our billing service.\n\n| Milestone | Owner | Due |\n"
+        "|---|---|---|\n| Schema migration | Tomas Berg | 2025-06-30 |\n"
+        "| Invoice renderer | Lena Fischer | 2025-09-15 |\n",
+        encoding="utf-8",
+    )
+    (corpus / "tomas.md").write_text(
+        "# Tomas Berg\n\nTomas Berg is a database engineer. Before joining us he worked at Klarna for six years.\n",
+        encoding="utf-8",
+    )
+    (corpus / "lena.md").write_text("# Lena Fischer\n\nLena Fischer moved from Berlin to Lisbon.\n", encoding="utf-8")
+    settings = pipeline[0].settings.replace({"index.path": str(tmp_path / "ix")})
+    Index.build([corpus], settings)
+    result = Pipeline(settings, generator=pipeline[1]).ask(
+        "Which company did the owner of the schema migration work at before?", strategy="cfs"
+    )
+    assert result.answer.reader != "table" and result.answer.text != "Tomas Berg"
+    assert result.answer.asked == "Which company did Tomas Berg work at before?"
+    assert "Tomas Berg" in [p.title for p in result.answer.passages]
+
+
 def test_injected_document_cannot_change_format_or_citations(pipeline) -> None:  # noqa: ANN001
     pipe, _ = pipeline
     result = pipe.ask("What does the Heron security notice say?", strategy="hybrid", k=8)  # retrieves the notice

@@ -114,7 +114,7 @@ def lookup(question: str, docs: Sequence[tuple[str, str]]) -> Lookup | None:
                     continue
                 wanted = content(asked.replace(key, " ")) | agents
                 columns = [j for j in range(1, len(headers)) if content(headers[j]) & wanted and row[j]]
-                if len(columns) == 1:
+                if len(columns) == 1 and not passed_cell(question, _plain(headers[columns[0]]), _plain(row[0])):
                     j = columns[0]
                     found.setdefault(row[j].lower(), Lookup(row[j], row[0], headers[j], number))
     return next(iter(found.values())) if len(found) == 1 else None
@@ -156,6 +156,26 @@ def _about_the_possessed(question: str, title: str) -> bool:
         rf"\bthe\s+[\w\s-]{{1,40}}?\s+of\s+(?:[\w-]+\s+)?{name}(?!\w)", question, re.IGNORECASE
     )  # "the lead of Project Plover" as "Plover's lead"
     return possessed is not None and not _ASKS_ITSELF.match(question[: possessed.start()])
+
+
+_ASKS_IT = re.compile(r"(?:^|[.?!]\s*)(?:what|which|who|where|when)\s+(?:is|was|are|were)\s+$", re.IGNORECASE)
+
+
+def passed_cell(question: str, header: str, row: str) -> re.Match[str] | None:
+    """Where the question names a row's cell (by its ``header`` and the ``row``'s first
+    cell) as a bridge, not as what it asks: "Where did [the owner of the invoice renderer]
+    live before Lisbon?" and "When was the city where [the owner of the schema migration] is
+    based founded?" ask something of the Owner cell's person; "Who is the owner of the
+    invoice renderer?", "Where is the headquarters of Kestrel Rail?" (the description is all
+    that follows "<wh> is") and "Who owns the invoice renderer?" ask for the cell. None when
+    it does not."""
+    name, column = re.escape(row.strip()), re.escape(header.strip())
+    said = re.search(rf"\bthe\s+{column}\s+of\s+(?:the\s+)?{name}(?!\w)", question, re.IGNORECASE) or re.search(
+        rf"(?<!\w)(?:the\s+)?{name}['’]s?\s+{column}\b", question, re.IGNORECASE
+    )
+    if said is None or (_ASKS_IT.search(question[: said.start()]) and not question[said.end() :].strip(" ?.!")):
+        return None
+    return said
 
 
 _DATE_HEADERS = frozenset(("when", "date", "year", "day", "month"))

@@ -152,3 +152,22 @@ def test_who_is_a_role_reads_the_person_cell_of_that_role_s_row() -> None:
     register = [("Clients", "| Client | Contact name |\n|---|---|\n| Kestrel Rail | Mira Holm |\n")]
     assert lookup("Who is the contact of Kestrel Rail?", register).answer == "Mira Holm"
     assert lookup("Who founded Kestrel Rail?", register) is None
+
+
+def test_a_row_s_cell_the_question_passes_through_is_not_its_answer() -> None:
+    """"Where did the owner of the invoice renderer live …?" asks about the Owner cell's
+    person; the cell answers only a question that asks for it."""
+    table = (
+        "| Milestone | Owner | Due |\n|---|---|---|\n| Schema migration | Tomas Berg | 2025-06-30 |\n"
+        "| Invoice renderer | Lena Fischer | 2025-09-15 |\n"
+    )
+    plan = [("Project Alder", table)]
+    assert lookup("Where did the owner of the invoice renderer live before Lisbon?", plan) is None
+    assert lookup("When was the city where the owner of the schema migration is based founded?", plan) is None
+    assert lookup("Where does the invoice renderer's owner live?", plan) is None
+    assert lookup("Where was the owner of the invoice renderer born?", plan) is None
+    assert lookup("Who is the owner of the invoice renderer?", plan).answer == "Lena Fischer"
+    assert lookup("Who owns the schema migration?", plan).answer == "Tomas Berg"
+    assert lookup("When is the invoice renderer due?", plan).answer == "2025-09-15"
+    register = [("Clients", REGISTER)]
+    assert lookup("Where is the headquarters of Kestrel Rail?", register).answer == "Linz, Austria"

@@ -18,6 +18,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from drrag_cli.answer.hop.cell import cell_bridge
 from drrag_cli.answer.hop.describes import made_by, made_units
 from drrag_cli.answer.hop.description import DETERMINERS, DO, PREPOSITIONS, bridge_question, said_of
 from drrag_cli.answer.hop.kin import kin_chain
@@ -212,6 +213,9 @@ def bridged(question: str, documents: Sequence[Selected], aliases: Aliases | Non
     step = kin_chain(question, documents)
     if step is not None:  # "the paternal grandfather of X": X's father by name, asked for his father
         return step.asked, Bridge(step.entity, "", step.about, step.source)
+    hop = cell_bridge(question, documents)
+    if hop is not None:  # "the owner of the invoice renderer": the Owner cell of that row
+        return hop.asked, Bridge(hop.cell, hop.row, hop.table, hop.source)
     found = _described_bridge(question, documents, aliases)
     if found is None:
         return _relative(question, documents)
