@@ -169,6 +169,8 @@ def passed_cell(question: str, header: str, row: str) -> re.Match[str] | None:
     invoice renderer?", "Where is the headquarters of Kestrel Rail?" (the description is all
     that follows "<wh> is") and "Who owns the invoice renderer?" ask for the cell. None when
     it does not."""
+    if not row.strip() or not header.strip():
+        return None
     name, column = re.escape(row.strip()), re.escape(header.strip())
     said = re.search(rf"\bthe\s+{column}\s+of\s+(?:the\s+)?{name}(?!\w)", question, re.IGNORECASE) or re.search(
         rf"(?<!\w)(?:the\s+)?{name}['’]s?\s+{column}\b", question, re.IGNORECASE

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from drrag_cli.answer.tables import lookup
+from drrag_cli.answer.tables import lookup, passed_cell
 from drrag_cli.text.tables import key_values, linearise, tables
 
 REGISTER = (
@@ -171,3 +171,4 @@ def test_a_row_s_cell_the_question_passes_through_is_not_its_answer() -> None:
     assert lookup("When is the invoice renderer due?", plan).answer == "2025-09-15"
     register = [("Clients", REGISTER)]
     assert lookup("Where is the headquarters of Kestrel Rail?", register).answer == "Linz, Austria"
+    assert passed_cell("Where did the owner of the tool live?", "Owner", "") is None  # a row without a name
