@@ -37,9 +37,10 @@ def cell_bridge(question: str, documents: Sequence[Selected]) -> CellHop | None:
     for d in documents:
         for headers, rows, _start, _end in tables(d.passage.text):
             for row in rows:
+                name = plain(row[0])
                 for j in range(1, min(len(headers), len(row))):
-                    cell = plain(row[j]).strip()
-                    said = passed_cell(question, plain(headers[j]), plain(row[0])) if cell else None
+                    cell = plain(row[j])
+                    said = passed_cell(question, plain(headers[j]), name) if cell else None
                     if said is None:
                         continue
                     source = next(
