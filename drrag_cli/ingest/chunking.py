@@ -24,7 +24,7 @@ import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
-from drrag_cli.ingest.sentencizer import nlp
+from drrag_cli.ingest.sentencizer import sentence_bounds
 from drrag_cli.types import Document, Passage
 
 _PARA = re.compile(r"\n[ \t]*\n")
@@ -104,10 +104,11 @@ def sentence_spans(
     paragraphs = outside(paragraph_spans(text), skip)
     segments = [seg for a, b in paragraphs if text[a:b].strip() for seg in segment_spans(text, a, b, SEGMENT_CHARS)]
     out: list[tuple[int, int]] = []
-    docs = nlp().pipe((text[a:b] for a, b in segments), batch_size=PIPE_BATCH)
-    for (p0, p1), doc in zip(segments, docs, strict=True):
-        for sent in doc.sents:
-            a, b = p0 + sent.start_char, p0 + sent.end_char
+    chars = sum(b - a for a, b in segments)
+    found = sentence_bounds((text[a:b] for a, b in segments), chars, batch_size=PIPE_BATCH)
+    for (p0, p1), sentences in zip(segments, found, strict=True):
+        for start, end in sentences:
+            a, b = p0 + start, p0 + end
             while a < b and text[a].isspace():
                 a += 1
             while b > a and text[b - 1].isspace():

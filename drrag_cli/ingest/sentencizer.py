@@ -14,17 +14,27 @@ httpx, weasel and jinja2, 0.22 of its 0.74 s here (``python -X importtime``). Wh
 first imported, ``spacy.cli`` and ``spacy.cli.info`` are stand-ins whose ``info`` imports the
 real one when called; they leave ``sys.modules`` as soon as spaCy is in, so a later ``import
 spacy.cli`` gets the real package.
+
+A process that has not loaded spaCy finds a short text's sentences without it
+(:mod:`drrag_cli.ingest.spacy_replay`, from the rules the pipeline wrote when it was last
+built): on the shared QA data the replay splits 0.51 M characters a second against spaCy's
+0.87 M (``python benchmarks/replay_check.py``), so it wins until spaCy's 1.1 s load is paid
+back, at about 1.4 M characters.
 """
 
 from __future__ import annotations
 
 import sys
 import threading
+from collections.abc import Iterable, Iterator
 from functools import lru_cache
 from types import ModuleType
 from typing import Any
 
+from drrag_cli.ingest import spacy_replay
+
 _BLOCKED = "torch"
+REPLAY_CHARS = 500_000  # at most this many characters are split without spaCy (module docstring)
 
 
 class _NoTorchHere:
@@ -85,4 +95,17 @@ def nlp() -> Any:  # noqa: ANN401 - spacy.Language
     pipeline = spacy.blank("en")
     pipeline.add_pipe("sentencizer")
     pipeline.max_length = 5_000_000
+    spacy_replay.save_rules(pipeline, spacy.about.__version__)
     return pipeline
+
+
+def sentence_bounds(texts: Iterable[str], chars: int, batch_size: int = 50) -> Iterator[list[tuple[int, int]]]:
+    """(start_char, end_char) of each text's sentences, as spaCy's sentencizer finds them: by
+    its rules replayed when spaCy is not loaded and the texts (``chars`` in all) are short,
+    else by spaCy."""
+    replay = None
+    if "spacy" not in sys.modules and chars <= REPLAY_CHARS:
+        replay = spacy_replay.load()
+    if replay is not None:
+        return (replay.sentences(t) for t in texts)
+    return ([(s.start_char, s.end_char) for s in doc.sents] for doc in nlp().pipe(texts, batch_size=batch_size))
