@@ -100,9 +100,12 @@ def load(version: str | None = None) -> Replay | None:
         rules = json.loads(rules_path(version).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
-    if rules.get("format") != FORMAT or rules.get("spacy") != version:
+    if not isinstance(rules, dict) or rules.get("format") != FORMAT or rules.get("spacy") != version:
         return None
-    return Replay(rules)
+    try:
+        return Replay(rules)
+    except (KeyError, TypeError, AttributeError, re.error):  # a damaged file: spaCy splits instead
+        return None
 
 
 def _compiled(spec: dict[str, Any] | None, how: str) -> Callable[[str], Any] | None:

@@ -83,9 +83,13 @@ def test_no_rules_file_or_another_version_means_no_replay(tmp_path: Path, monkey
     path.parent.mkdir(parents=True)
     path.write_text(json.dumps({"format": spacy_replay.FORMAT, "spacy": "0.0.2"}), encoding="utf-8")
     assert spacy_replay.load("0.0.1") is None  # a file that names another version
-    path.write_text("{not json", encoding="utf-8")
-    spacy_replay.load.cache_clear()
-    assert spacy_replay.load("0.0.1") is None
+    head = {"format": spacy_replay.FORMAT, "spacy": "0.0.1"}
+    bad_pattern = {**head, "prefix": {"pattern": "(", "flags": 32}, "suffix": None, "infix": None,
+                   "token_match": None, "url_match": None, "special": {}, "punct_chars": [], "faster_heuristics": True}
+    for damaged in ("{not json", "[]", json.dumps(head), json.dumps(bad_pattern)):
+        path.write_text(damaged, encoding="utf-8")
+        spacy_replay.load.cache_clear()
+        assert spacy_replay.load("0.0.1") is None, damaged
 
 
 def test_an_unwritable_cache_only_costs_speed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
