@@ -120,3 +120,25 @@ def test_a_process_without_spacy_chunks_a_note_as_spacy_would(tmp_path: Path) ->
     (first, loaded), (second, loaded_again) = (r.stdout.rsplit(" ", 1) for r in runs)
     assert (loaded.strip(), loaded_again.strip()) == ("True", "False")
     assert first == second and len(eval(first)) > 3  # noqa: S307 - a list of tuples printed by the child
+
+
+BUDGET = """
+import sys
+from drrag_cli.ingest import sentencizer
+sentencizer.REPLAY_CHARS = 1000
+first = list(sentencizer.sentence_bounds(["One. Two."] * 50, 450))
+before = "spacy" in sys.modules
+second = list(sentencizer.sentence_bounds(["One. Two."] * 70, 630))
+print(first == second[:50], before, "spacy" in sys.modules)
+"""
+
+
+def test_a_process_loads_spacy_once_its_replay_budget_is_spent(tmp_path: Path) -> None:
+    """A whole build starts on the replay and goes on with spaCy, which splits faster."""
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path)}
+    subprocess.run([sys.executable, "-c", "from drrag_cli.ingest.sentencizer import nlp; nlp()"], env=env, check=True,
+                   timeout=120)  # writes the rules
+    run = subprocess.run([sys.executable, "-c", BUDGET], capture_output=True, text=True, env=env, timeout=120)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.split() == ["True", "False", "True"]
+
