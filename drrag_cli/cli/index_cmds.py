@@ -172,7 +172,8 @@ def _print_report(report: BuildReport, err: Console, verbose: bool, label: str |
     err.print(
         f"indexed {label or report.index}: {f['added']} added, {f['updated']} updated, "
         f"{f['unchanged']} unchanged, {f['removed']} removed, {f['skipped']} skipped{unreadable}; "
-        f"{report.passages_embedded} passages embedded, {report.passages_total} total "
+        f"{report.passages_embedded} passage{'' if report.passages_embedded == 1 else 's'} embedded, "
+        f"{report.passages_total} total "
         f"in {report.seconds:.1f}s" + ("" if report.published else " (nothing changed)"),
         highlight=False,
         soft_wrap=True,

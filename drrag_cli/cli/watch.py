@@ -97,7 +97,8 @@ def run_line(run: WatchRun) -> str:
     delta = "" if run.trigger == "start" else f" ({report.passages_total - run.passages_before:+d})"
     return (
         f"{stamp} {why}: {files['added']} added, {files['updated']} updated, {files['removed']} removed, "
-        f"{files['skipped']} skipped; {report.passages_embedded} passages embedded, "
+        f"{files['skipped']} skipped; {report.passages_embedded} "
+        f"passage{'' if report.passages_embedded == 1 else 's'} embedded, "
         f"{report.passages_total} total{delta} in {report.seconds:.1f}s"
         + ("" if report.published else " (nothing changed)")
     )
