@@ -4,7 +4,8 @@ The paragraphs of the first --corpus-n questions of a shared QA file (../shared/
 one Markdown note per title (`# title` + its distinct paragraphs), indexed with `drrag index`;
 then questions --start..--start+n are each asked with one `drrag ask --json` subprocess, like a
 user. Per question: the answer, correct (SQuAD-normalised gold answer or alias contained in the
-prediction), EM, F1, which gold notes (the files of the is_supporting titles) were cited.
+prediction), accepted (that, or a form of the gold its notes settle: drrag_cli/evaluate/forms.py),
+EM, F1, which gold notes (the files of the is_supporting titles) were cited.
 
     python benchmarks/kb_bench.py --dataset hotpotqa|musique|2wiki [-n 40] [--start 0] [--corpus-n 250]
         [--strategy cfs] [-k 6] [--model ~/models/x.gguf] [--answer-mode decompose] [-c CONFIG]
@@ -107,6 +108,7 @@ def sync_notes(folder: Path, files: dict[str, str]) -> int:
 
 
 def main() -> None:
+    from drrag_cli.evaluate.forms import accepted, gold_forms
     from drrag_cli.evaluate.metrics import accuracy, exact_match, f1_score
 
     parser = argparse.ArgumentParser()
@@ -175,6 +177,8 @@ def main() -> None:
         row = {
             "id": q["id"], "question": q["question"], "gold_answers": q["answers"], "answer": answer,
             "correct": bool(accuracy(answer, q["answers"])), "em": exact_match(answer, q["answers"]),
+            "accepted": bool(accepted(answer, q["answers"], gold_forms(q["answers"], q["question"],
+                                                                       [(t, x) for t, x, _ in q["paragraphs"]]))),
             "f1": round(f1_score(answer, q["answers"]), 4), "gold_notes": gold, "gold_cited": gold_cited,
             "gold_fed": [g for g in gold if g in fed], "passages_fed": sum(bool(d.get("fed")) for d in
                                                                           data.get("documents", [])),
@@ -200,6 +204,7 @@ def main() -> None:
         "rewritten": sum(bool(r["asked"]) for r in rows),
         "both_gold_cited": both, "both_gold_cited_pct": round(100 * both / n, 1) if n else 0.0,
         "correct": sum(r["correct"] for r in rows),
+        "accepted": sum(r["accepted"] for r in rows),  # correct, or a form of the gold its notes settle
         "em_mean": round(sum(r["em"] for r in rows) / n, 4) if n else 0.0,
         "f1_mean": round(sum(r["f1"] for r in rows) / n, 4) if n else 0.0,
         "cited_but_wrong": sum(r["both_cited"] and not r["correct"] for r in rows),

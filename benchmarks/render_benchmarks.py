@@ -120,7 +120,8 @@ class Outputs:
         row = self.answer_row(model, key)
         if row is None:
             return NOT_RUN
-        return f"{pct(row['em'])} / {pct(row['f1'])} / {pct(row['acc'])}"
+        accepted = pct(row["accepted"]) if row.get("accepted") is not None else "–"  # runs before the column: –
+        return f"{pct(row['em'])} / {pct(row['f1'])} / {pct(row['acc'])} / {accepted}"
 
     def calls_cell(self, model: str, key: str) -> str:
         row = self.answer_row(model, key)
@@ -134,7 +135,8 @@ def headline(o: Outputs) -> str:
         for key, _ in HELD_OUT
     ]]  # fmt: skip
     for model, label in MODELS:
-        rows.append([f"{label}: EM / F1 / Acc (CFS, k = 4)"] + [o.answer_cell(model, key) for key, _ in HELD_OUT])
+        cells = [o.answer_cell(model, key) for key, _ in HELD_OUT]
+        rows.append([f"{label}: EM / F1 / Acc / Accepted (CFS, k = 4)", *cells])
     return table(["held-out sets", *cols], rows)
 
 
@@ -159,8 +161,9 @@ def kb_rows(o: Outputs) -> list[list[str]]:
         size = f"{known['n']} q / {known['notes']} notes" if known else NOT_RUN
         cells = [f"{label} ({source} q0–{known['n'] - 1})" if known else f"{label} ({source})", size]
         for run in runs:
-            cells += [f"{run['both_gold_cited']}", f"{run['correct']} ({100 * run['f1_mean']:.1f})"] if run else [
-                NOT_RUN, NOT_RUN]  # fmt: skip
+            accepted = f" / {run['accepted']}" if run and run.get("accepted") is not None else ""
+            cells += [f"{run['both_gold_cited']}", f"{run['correct']}{accepted} ({100 * run['f1_mean']:.1f})"] if run \
+                else [NOT_RUN, NOT_RUN]  # fmt: skip
         cells.append(f"{runs[0]['p50_ask_s']:.1f}" if runs[0] else "–")
         rows.append(cells)
     return rows
@@ -228,7 +231,8 @@ def render(o: Outputs) -> str:
     ])  # fmt: skip
     answer_rows = []
     for model, label in MODELS:
-        answer_rows.append([f"{label}: EM / F1 / Acc"] + [o.answer_cell(model, key) for key, _ in HELD_OUT + TUNING])
+        cells = [o.answer_cell(model, key) for key, _ in HELD_OUT + TUNING]
+        answer_rows.append([f"{label}: EM / F1 / Acc / Accepted", *cells])
         answer_rows.append([f"{label}: LLM calls per question"] + [o.calls_cell(model, key) for key, _ in
                                                                    HELD_OUT + TUNING])  # fmt: skip
     time_rows = [[f"`{step}`", *(line.split() + ["?"])[:2]] for step, line in o.times.items()]
@@ -264,10 +268,13 @@ def render(o: Outputs) -> str:
         "",
         "## Answers",
         "",
-        "EM / F1 / Acc in %, CFS at k = 4 (`drrag eval SET -s cfs -k 4 [--model GGUF]`, steps `answers`,",
-        "`answers-qwen05` and `answers-qwen`; a Qwen row needs `drrag models install qwen2.5-coder-0.5b` or",
-        f'`qwen2.5-coder-1.5b` and says "{NOT_RUN}" without it). LLM calls per question: 0 when a reader',
-        "answered from the text, 2 when the model was asked once more.",
+        "EM / F1 / Acc / Accepted in %, CFS at k = 4 (`drrag eval SET -s cfs -k 4 [--model GGUF]`, steps",
+        "`answers`, `answers-qwen05` and `answers-qwen`; a Qwen row needs `drrag models install",
+        f'qwen2.5-coder-0.5b` or `qwen2.5-coder-1.5b` and says "{NOT_RUN}" without it). **Accepted**: Acc, or',
+        "another form of the gold that the documents or the question settle (the name a page is titled for",
+        "the one its opening sentence gives, a date's year when a year is asked, a country for its people, a",
+        "plural for its singular: `drrag_cli/evaluate/forms.py`); EM, F1 and Acc are the papers' own. LLM",
+        "calls per question: 0 when a reader answered from the text, 2 when the model was asked once more.",
         "",
         table(["model", *[f"{h} (held out)" for h in held], *[f"{t} (tuning)" for t in tune]], answer_rows),
         "",
@@ -277,8 +284,9 @@ def render(o: Outputs) -> str:
         "held-out set's first questions, their paragraphs written as one Markdown note per article (`# title`",
         "and its text), `drrag index` over the folder, then one `drrag ask --json` process per question with",
         "the default settings. **All cited**: every gold note is among the answer's citations; **right**: the",
-        "gold answer or an alias stands in the answer (SQuAD-normalised), F1 in brackets; the ask time is a",
-        "whole process's (model load included).",
+        "gold answer or an alias stands in the answer (SQuAD-normalised), then how many are accepted (right,",
+        "or another form of the gold its notes settle, as above), F1 in brackets; the ask time is a whole",
+        "process's (model load included).",
         "",
         table(["knowledge base", "size", *[f"{label}: {what}" for _, label in MODELS for what in
                                             ("all cited", "right (F1)")], "ask p50 s"], kb_rows(o)),  # fmt: skip

@@ -125,10 +125,12 @@ def summarise(rows: Iterable[Mapping[str, float]]) -> dict[str, float]:
     return {"n": float(n), **acc.means()}
 
 
-def answer_fields(answer: Any, question: str, golds: Sequence[str]) -> dict[str, Any]:  # noqa: ANN401
+def answer_fields(answer: Any, question: str, golds: Sequence[str], forms: Sequence[str] = ()) -> dict[str, Any]:  # noqa: ANN401
     """An eval record's fields for ``answer`` (a :class:`~drrag_cli.answer.answer.Answer`;
-    not imported: the answer package imports this one) to ``question``: the text, its
-    scores against ``golds``, and how it was reached."""
+    not imported) to ``question``: the text, its scores against ``golds`` (and ``accepted``,
+    with the gold's other ``forms``: :mod:`.forms`), and how it was reached."""
+    from drrag_cli.evaluate.forms import accepted
+
     fields: dict[str, Any] = {"answer": answer.text, "trimmed": len(answer.trimmed), "supported": answer.supported}
     fields["confidence"] = None if answer.confidence is None else round(answer.confidence, 4)
     if answer.asked not in ("", question):
@@ -142,4 +144,4 @@ def answer_fields(answer: Any, question: str, golds: Sequence[str]) -> dict[str,
         fields["picked"] = answer.picked.to_json()  # the fed document the question asks for (.entity)
     if answer.reasked:
         fields["reasked"] = answer.reasked  # the first answer only echoed the question
-    return fields | answer_scores(answer.text, golds)
+    return fields | answer_scores(answer.text, golds) | {"accepted": accepted(answer.text, golds, forms)}

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from drrag_cli.evaluate.result import EvalResult
 
 PLOT = "recall_vs_k.png"
-PERCENT = {"recall", "em", "f1", "acc"}
+PERCENT = {"recall", "em", "f1", "acc", "accepted"}
 # (row key, header, decimals)
 COLUMNS = (
     ("strategy", "strategy", None),
@@ -28,6 +28,7 @@ COLUMNS = (
     ("em", "EM %", 1),
     ("f1", "F1 %", 1),
     ("acc", "Acc %", 1),
+    ("accepted", "Accepted %", 1),  # Acc, or a form of the gold the documents settle (evaluate/forms.py)
     ("llm_calls", "LLM calls", 2),
     ("sec_per_q", "s/q", 2),
     ("retrieve_s", "retrieve s", 3),

@@ -9,7 +9,7 @@ from typing import Any
 
 from drrag_cli.evaluate.metrics import summarise
 
-PER_RECORD = ("recall", "docs_fed", "tokens_fed", "tokens_selected", "em", "f1", "acc", "llm_calls")
+PER_RECORD = ("recall", "docs_fed", "tokens_fed", "tokens_selected", "em", "f1", "acc", "accepted", "llm_calls")
 METRICS = (*PER_RECORD, "sec_per_q", "retrieve_s", "classify_s", "generate_s")
 ROW_KEYS = ("strategy", "k", *METRICS, "n")
 

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 from drrag_cli.config import Settings
 from drrag_cli.errors import InputError
 from drrag_cli.evaluate.askable import askable
+from drrag_cli.evaluate.forms import gold_forms
 from drrag_cli.evaluate.metrics import accuracy, answer_fields, recall
 from drrag_cli.evaluate.result import EvalInterrupted, EvalResult, aggregate, by_type
 from drrag_cli.evaluate.resume import OutDir
@@ -102,6 +103,7 @@ def evaluate_one(
         "em": None,
         "f1": None,
         "acc": None,
+        "accepted": None,
         "llm_calls": llm_calls,
         "timings": timings,
     }
@@ -112,7 +114,8 @@ def evaluate_one(
     if retrieval.note is not None:
         record["stop_reason"] = retrieval.note.stop_reason
     if answer is not None:
-        record.update(answer_fields(answer, ex.question, ex.answers))
+        forms = gold_forms(ex.answers, ex.question, [(p.title, p.text) for p in ex.paragraphs])
+        record.update(answer_fields(answer, ex.question, ex.answers, forms))
     return record
 
 
