@@ -19,7 +19,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import tempfile
 import unicodedata
 from collections.abc import Callable, Sequence
 from functools import lru_cache
@@ -54,13 +53,22 @@ def rules_path(version: str) -> Path:
 
 
 def save_rules(pipeline: Any, version: str) -> None:  # noqa: ANN401 - a spacy.Language
-    """Write ``pipeline``'s tokenizer and sentencizer rules once per spaCy version; a cache
-    that cannot be written costs only the next edit's speed."""
+    """Write ``pipeline``'s tokenizer and sentencizer rules once per spaCy version. A cache that
+    cannot be written, or a spaCy whose tokenizer is not shaped as this module reads it, costs
+    only the next edit's speed: spaCy then splits, as it did before the replay."""
     path = rules_path(version)
     if path.is_file():
         return
+    try:
+        rules = _rules(pipeline, version)
+    except Exception:  # noqa: BLE001 - another spaCy's internals: no replay, never a failed build
+        return
+    _write(path, rules)
+
+
+def _rules(pipeline: Any, version: str) -> dict[str, Any]:  # noqa: ANN401 - a spacy.Language
     tok = pipeline.tokenizer
-    rules = {
+    return {
         "format": FORMAT,
         "spacy": version,
         "prefix": _pattern(tok.prefix_search),
@@ -73,14 +81,23 @@ def save_rules(pipeline: Any, version: str) -> None:  # noqa: ANN401 - a spacy.L
                     for key, value in tok.rules.items()},
         "punct_chars": sorted(pipeline.get_pipe("sentencizer").punct_chars),
     }
+
+
+def _write(path: Path, rules: dict[str, Any]) -> None:
+    """``rules`` as ``path``, whole or not at all (a temporary file renamed into place)."""
+    import tempfile
+
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".rules-", suffix=".tmp")
+    except OSError:
+        return
+    try:
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             json.dump(rules, fh, ensure_ascii=False)
         os.replace(tmp, path)
     except OSError:
-        return
+        Path(tmp).unlink(missing_ok=True)
 
 
 def _pattern(method: Any) -> dict[str, Any] | None:  # noqa: ANN401 - a compiled pattern's bound method

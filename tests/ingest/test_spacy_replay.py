@@ -100,6 +100,16 @@ def test_an_unwritable_cache_only_costs_speed(tmp_path: Path, monkeypatch: pytes
     assert not spacy_replay.rules_path("0.0.3").exists()
 
 
+def test_a_spacy_shaped_otherwise_writes_no_rules(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+
+    class Other:  # a pipeline whose tokenizer has none of the attributes read
+        tokenizer = object()
+
+    spacy_replay.save_rules(Other(), "0.0.4")
+    assert not spacy_replay.rules_path("0.0.4").parent.exists()
+
+
 CHUNK = """
 import sys
 from drrag_cli.ingest.chunking import chunk_document
