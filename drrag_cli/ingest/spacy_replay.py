@@ -171,6 +171,10 @@ class Replay:
     def tokenize(self, text: str) -> list[Span]:
         """Token spans: runs of spaces and of non-spaces cut as ``_tokenize_affixes`` cuts them
         (one ' ' after a word belongs to it), then the special cases the matcher finds."""
+        return self._apply_special_cases(text, self._tokenize_affixes(text, specials=True))
+
+    def _tokenize_affixes(self, text: str, *, specials: bool) -> list[Span]:
+        """``Tokenizer._tokenize_affixes(text, with_special_cases=specials)``."""
         out: list[Span] = []
         if not text:
             return out
@@ -178,12 +182,12 @@ class Replay:
         for i, ch in enumerate(text):
             if ch.isspace() != in_ws:
                 if start < i:
-                    self._chunk(text, start, i, out, specials=True)
+                    self._chunk(text, start, i, out, specials=specials)
                 start = i + 1 if ch == " " else i
                 in_ws = not in_ws
         if start < len(text):
-            self._chunk(text, start, len(text), out, specials=True)
-        return self._apply_special_cases(text, out)
+            self._chunk(text, start, len(text), out, specials=specials)
+        return out
 
     def _chunk(self, text: str, a: int, b: int, out: list[Span], *, specials: bool) -> None:
         string = text[a:b]
@@ -269,24 +273,10 @@ class Replay:
                    or (self.infix_finditer is not None and any(True for _ in self.infix_finditer(key))))
             if faster_heuristics and not cut:
                 continue
-            spans: list[Span] = []
-            self._tokenize_plain(key, spans)
-            words = tuple(key[a:b] for a, b in spans)
+            words = tuple(key[a:b] for a, b in self._tokenize_affixes(key, specials=False))
             if words:
                 phrases.setdefault(words[0], []).append(words)
         return phrases
-
-    def _tokenize_plain(self, text: str, out: list[Span]) -> None:
-        """``_tokenize_affixes(text, with_special_cases=False)``."""
-        start, in_ws = 0, text[0].isspace()
-        for i, ch in enumerate(text):
-            if ch.isspace() != in_ws:
-                if start < i:
-                    self._chunk(text, start, i, out, specials=False)
-                start = i + 1 if ch == " " else i
-                in_ws = not in_ws
-        if start < len(text):
-            self._chunk(text, start, len(text), out, specials=False)
 
     def _apply_special_cases(self, text: str, tokens: list[Span]) -> list[Span]:
         if not self._matcher:
