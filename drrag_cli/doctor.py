@@ -119,6 +119,7 @@ def run_checks(load: Callable[[], Settings]) -> DoctorReport:
     for mod in PACKAGES:
         report.check(f"package {mod}", lambda m=mod: _installed(m))
     report.check("formats", _formats)
+    report.check("sentence splitter", _sentences)
     if holder:
         settings = holder[0]
         report.check("embedding model", lambda: _embedding(settings))
@@ -134,6 +135,20 @@ def _installed(module: str) -> str:
     if importlib.util.find_spec(module):
         return "installed"
     raise RuntimeError(f"not installed (pip install -e . in the drrag folder installs {module})")
+
+
+def _sentences() -> str:
+    """Whether a changed note's sentences are found without loading spaCy (ingest/spacy_replay.py).
+    Not yet is advice, not a failure: the next build that needs spaCy writes the rules."""
+    from drrag_cli.ingest import spacy_replay
+
+    version = spacy_replay.spacy_version()
+    if version is None:
+        raise RuntimeError("spaCy is not installed (pip install -e . in the drrag folder installs it)")
+    if spacy_replay.load(version) is None:
+        raise DoctorWarning(f"spaCy {version}'s rules are not cached yet: the next `drrag index` that splits "
+                            "a long note loads spaCy (about 1 s) and caches them for later edits")
+    return f"spaCy {version}'s rules cached ({spacy_replay.rules_path(version)}): edits need no spaCy load"
 
 
 def _formats() -> str:

@@ -152,3 +152,17 @@ def test_a_process_loads_spacy_once_its_replay_budget_is_spent(tmp_path: Path) -
     assert run.returncode == 0, run.stderr
     assert run.stdout.split() == ["True", "False", "True"]
 
+
+
+def test_doctor_says_whether_edits_need_spacy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from drrag_cli.doctor import DoctorReport, _sentences
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    spacy_replay.load.cache_clear()
+    report = DoctorReport()
+    report.check("sentence splitter", _sentences)
+    assert report.checks[-1].warn and "not cached yet" in report.checks[-1].detail
+    spacy_replay.save_rules(nlp(), spacy_replay.spacy_version() or "")
+    spacy_replay.load.cache_clear()
+    report.check("sentence splitter", _sentences)
+    assert not report.checks[-1].warn and "rules cached" in report.checks[-1].detail
