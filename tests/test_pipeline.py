@@ -432,3 +432,19 @@ def test_a_question_the_rewrite_cannot_name_is_read_from_the_bridge_it_passes_th
     fed = {p.title for p in result.answer.passages}
     assert fed == {"Leland, North Carolina", "Maximum Overdrive"}
     assert result.answer.asked == "Who directed the film that was shot in or around Leland, North Carolina in 1986?"
+
+
+def test_a_price_is_answered_with_a_sum_the_sources_write(tmp_path: Path) -> None:
+    """The sample corpus's NAS quote (an e-mail): Gemma answered "How much does … cost?" with the
+    disks' "12 TB"; the sums the fed text writes are the only answers the model may give."""
+    import shutil
+
+    sample = Path(__file__).resolve().parents[1] / "sample_corpus"
+    corpus = tmp_path / "c"
+    (corpus / "mail").mkdir(parents=True)
+    shutil.copy(sample / "notes" / "mail" / "2023-10-03-nas-quote.eml", corpus / "mail")
+    shutil.copytree(sample / "people", corpus / "people")
+    settings = Settings().replace({"index.path": str(tmp_path / "ix")})
+    Index.build([corpus], settings)
+    result = Pipeline(settings).ask("How much does the replacement NAS from the Kortrijk supplier cost?")
+    assert result.answer.text == "2,340 euros" and result.answer.typed and result.llm_calls == 1

@@ -256,10 +256,35 @@ def _numbers(text: str) -> list[str]:
     return [form for n in _NUMBER.findall(dates(text)[1]) for form in dict.fromkeys((n, n.replace(",", "")))]
 
 
+# "How much does X cost?", "How much was paid for Y?", "What is the price of Z?": a sum of money is asked
+_AMOUNT_Q = re.compile(
+    r"\bhow\s+much\b(?=.*\b(?:costs?|cost(?:ed|ing)|pa(?:y|id|ys)|spen[dt]|spends|charge[ds]?|price[ds]?|budget(?:ed)?"
+    r"|fees?|earn(?:s|ed)?|owe[ds]?|worth|sell|sold|raised?|quote[ds]?)\b)"
+    r"|(?-i:\b(?:price|cost|budget|fee|salary|quote)\s+(?:of|for)\b)",  # lower-case: not "The Price of Pleasure"
+    re.IGNORECASE,
+)
+_MONEY_NUMBER = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
+_SCALE = r"(?:\s?(?:million|billion|thousand|bn|[kKmM])\b)?"
+_CODES = r"EUR|USD|GBP|CHF|SEK|NOK|DKK|JPY|CNY|INR|AUD|CAD"
+_AMOUNT = re.compile(
+    rf"(?:[$€£¥₹]|\b(?:{_CODES}|US\$)\s?)\s?(?:{_MONEY_NUMBER}){_SCALE}"  # "€2,340", "USD 12 million"
+    rf"|(?<![\w.,])(?:{_MONEY_NUMBER})(?:\s?(?:million|billion|thousand))?\s?"
+    rf"(?:euros?|dollars?|pounds?(?!\s+of\b)|francs?|kronor|kroner|krona|yen|yuan|rupees?|{_CODES})\b"  # "2,340 euros"
+)
+
+
+def amount_options(question: str, texts: Sequence[str]) -> tuple[str, ...]:
+    """For "How much does X cost?" and "What is the price of Y?": the sums of money the fed
+    ``texts`` write (a number with its currency: "2,340 euros", "€48", "USD 12 million") that
+    the question does not, in order of appearance; () otherwise. "How much does the NAS cost?"
+    over "2,340 euros for the model with four 12 TB disks" was answered "12 TB"."""
+    return _stated(_AMOUNT.findall, question, texts) if _AMOUNT_Q.search(question) else ()
+
+
 def typed_options(question: str, texts: Sequence[str]) -> tuple[str, ...]:
-    """The answers a year or "how many" question allows: :func:`year_options`, else
-    :func:`number_options`; () for other questions."""
-    return year_options(question, texts) or number_options(question, texts)
+    """The answers a year, "how many" or price question allows: :func:`year_options`, else
+    :func:`number_options`, else :func:`amount_options`; () for other questions."""
+    return year_options(question, texts) or number_options(question, texts) or amount_options(question, texts)
 
 
 def clean_answer(raw: str) -> str:

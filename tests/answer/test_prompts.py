@@ -149,3 +149,18 @@ def test_a_date_is_not_a_count() -> None:
 def test_links_are_shown_as_the_words_a_reader_sees() -> None:
     shown = render_documents([("Club", "Its chair is [[Marisol Okonkwo]], see [the plan](plans/q3.md).")])
     assert "Its chair is Marisol Okonkwo, see the plan." in shown and "[" not in shown.replace("[1]", "")
+
+
+def test_a_price_question_is_answered_with_a_sum_the_text_writes() -> None:
+    from drrag_cli.answer.prompts import amount_options, typed_options
+
+    fed = ["The supplier in Kortrijk quoted 2,340 euros for the eight-bay model with four 12 TB disks.",
+           "Meals: 48 euros a day; hotels up to €120 a night; the grant was USD 1.5 million; 3 pounds of flour."]
+    asked = "How much does the replacement NAS from the Kortrijk supplier cost?"
+    assert amount_options(asked, fed) == ("2,340 euros", "48 euros", "€120", "USD 1.5 million")  # never "12 TB"
+    assert typed_options(asked, fed)[0] == "2,340 euros"
+    assert amount_options("What is the price of a night, above €120?", fed) == ("2,340 euros", "48 euros",
+                                                                                  "USD 1.5 million")
+    assert amount_options("How much RAM does the NAS have?", fed) == ()  # no money asked
+    assert amount_options("Who directed The Price of Pleasure?", fed) == ()  # a title, not a price
+    assert amount_options("How much did it cost?", ["No sum here, only 12 TB."]) == ()
