@@ -157,8 +157,10 @@ def eval_(
     (--chunk-words 1000, as the papers evaluate) and reused by later runs.
 
     Per strategy and k: recall of gold paragraphs among those fed to the LLM,
-    documents fed, LLM tokens of their text, EM / F1 / Acc, LLM calls (rewrites,
-    notes and the answer), and seconds per question (retrieve / classify / generate).
+    documents fed, LLM tokens of their text, EM / F1 / Acc, Accepted (Acc, or a
+    form of the gold its documents give: a page's title for the full name its
+    opening sentence gives), LLM calls (rewrites, notes and the answer), and
+    seconds per question (retrieve / classify / generate).
     A set whose questions carry a type (HotpotQA's bridge / comparison, MuSiQue's
     2- / 3- / 4-hop) also gets these per type.
 
