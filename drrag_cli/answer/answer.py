@@ -219,8 +219,9 @@ def generate_answer(
     ``guard``: passages that address the model (:mod:`.guard`; not those ``cleared`` by the
     caller) are held out of the prompt (all: shown defused); an answer only they gave is withheld.
     The first of ``readers`` (:mod:`.readers.registry` names in order; None = the default, () =
-    none) that reads the answer in the fed text gives it with no call; a year or "how many" gets a value
-    the text states (``typed``); own options are scored (:func:`_prior`); ``pick``: see :mod:`.entity`."""
+    none) that reads the answer in the fed text gives it with no call; a year, "how many" or price
+    question gets a value the text states (``typed``); own options are scored (:func:`_prior`);
+    ``pick``: see :mod:`.entity`."""
     max_tokens = max_tokens if max_tokens is not None else llm.max_tokens
     if not passages:
         return Answer(FALLBACK_ANSWER, [], [], "", 0, 0.0, 0)

@@ -229,12 +229,20 @@ def test_a_preload_loads_the_model_only_when_it_is_certain_to_answer(gguf: Path)
 
 def test_a_free_answer_is_copied_from_the_sources(llm: LocalLLM) -> None:
     """Free, Gemma writes an amount no source holds; held to the fed text it may only copy
-    the quote's words, and as its own choice left them, the answer stays unsupported."""
+    the quote's words, and as its own choice left them, the answer stays unsupported. (With
+    the default style a price gets only the sums the text writes: "2,340 euros"; here the
+    copy is tested alone, without those typed options.)"""
+    from dataclasses import replace
+
+    from drrag_cli.answer.prompts import DEFAULT_STYLE
+
     quote = make("Quote for the new office NAS", "Hi Hannah, The supplier in Kortrijk sent the quote for the "
                  "replacement NAS: 2,340 euros for the eight-bay model with four 12 TB disks. Wout", "mail/nas.eml")
     question = "How much does the replacement NAS from the Kortrijk supplier cost?"
-    free = generate_answer(llm, question, [quote], copy=False)
-    held = generate_answer(llm, question, [quote])
+    untyped = replace(DEFAULT_STYLE, constrain=False)
+    free = generate_answer(llm, question, [quote], copy=False, style=untyped)
+    held = generate_answer(llm, question, [quote], style=untyped)
+    assert generate_answer(llm, question, [quote]).text == "2,340 euros"  # the default: a typed answer
     assert free.text not in quote.text and not free.strayed and not free.supported
     assert held.text and held.text in quote.text and held.strayed and not held.supported
 
