@@ -195,16 +195,11 @@ class Replay:
             out.extend(_pieces(a, self.special[string]))
             return
         string, prefixes, suffixes = self._split_affixes(string, specials)
-        pos = a
-        for p in prefixes:
-            out.append((pos, pos + len(p)))
-            pos += len(p)
+        out.extend(_pieces(a, prefixes))
+        pos = a + sum(map(len, prefixes))
         if string:
             self._attach(string, pos, out, specials)
-        pos += len(string)
-        for s in reversed(suffixes):
-            out.append((pos, pos + len(s)))
-            pos += len(s)
+        out.extend(_pieces(pos + len(string), suffixes[::-1]))  # found outside in: written inside out
 
     def _split_affixes(self, string: str, specials: bool) -> tuple[str, list[str], list[str]]:
         prefixes: list[str] = []
@@ -270,7 +265,7 @@ class Replay:
         phrases: dict[str, list[tuple[str, ...]]] = {}
         for key in self.special:
             cut = (_length(self.prefix_search, key) or _length(self.suffix_search, key) or " " in key
-                   or (self.infix_finditer is not None and any(True for _ in self.infix_finditer(key))))
+                   or (self.infix_finditer is not None and next(self.infix_finditer(key), None) is not None))
             if faster_heuristics and not cut:
                 continue
             words = tuple(key[a:b] for a, b in self._tokenize_affixes(key, specials=False))
