@@ -257,12 +257,23 @@ def _numbers(text: str) -> list[str]:
 
 
 # "How much does X cost?", "How much was paid for Y?", "What is the price of Z?": a sum of money is asked
-_AMOUNT_Q = re.compile(
-    r"\bhow\s+much\b(?=.*\b(?:costs?|cost(?:ed|ing)|pa(?:y|id|ys)|spen[dt]|spends|charge[ds]?|price[ds]?|budget(?:ed)?"
-    r"|fees?|earn(?:s|ed)?|owe[ds]?|worth|sell|sold|raised?|quote[ds]?)\b)"
-    r"|(?-i:\b(?:price|cost|budget|fee|salary|quote)\s+(?:of|for)\b)",  # lower-case: not "The Price of Pleasure"
+_HOW_MUCH = re.compile(r"\bhow\s+much\b", re.IGNORECASE)
+_MONEY_VERB = re.compile(  # after "how much" on its line
+    r"\b(?:costs?|cost(?:ed|ing)|pa(?:y|id|ys)|spen[dt]|spends|charge[ds]?|price[ds]?|budget(?:ed)?"
+    r"|fees?|earn(?:s|ed)?|owe[ds]?|worth|sell|sold|raised?|quote[ds]?)\b",
     re.IGNORECASE,
 )
+_PRICE_OF = re.compile(r"\b(?:price|cost|budget|fee|salary|quote)\s+(?:of|for)\b")  # lower-case: not "The Price of …"
+
+
+def _asks_price(question: str) -> bool:
+    """"how much" with a money verb after it on its line, or a lower-case "price of". Searched
+    apart, line by line: one pattern with a look-ahead took minutes on a long hostile question."""
+    for line in question.split("\n"):
+        m = _HOW_MUCH.search(line)
+        if m is not None and _MONEY_VERB.search(line, m.end()):
+            return True
+    return _PRICE_OF.search(question) is not None
 _MONEY_NUMBER = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
 _SCALE = r"(?:\s?(?:million|billion|thousand|bn|[kKmM])\b)?"
 _CODES = r"EUR|USD|GBP|CHF|SEK|NOK|DKK|JPY|CNY|INR|AUD|CAD"
@@ -278,7 +289,7 @@ def amount_options(question: str, texts: Sequence[str]) -> tuple[str, ...]:
     ``texts`` write (a number with its currency: "2,340 euros", "€48", "USD 12 million") that
     the question does not, in order of appearance; () otherwise. "How much does the NAS cost?"
     over "2,340 euros for the model with four 12 TB disks" was answered "12 TB"."""
-    return _stated(_AMOUNT.findall, question, texts) if _AMOUNT_Q.search(question) else ()
+    return _stated(_AMOUNT.findall, question, texts) if _asks_price(question) else ()
 
 
 def typed_options(question: str, texts: Sequence[str]) -> tuple[str, ...]:

@@ -164,3 +164,4 @@ def test_a_price_question_is_answered_with_a_sum_the_text_writes() -> None:
     assert amount_options("How much RAM does the NAS have?", fed) == ()  # no money asked
     assert amount_options("Who directed The Price of Pleasure?", fed) == ()  # a title, not a price
     assert amount_options("How much did it cost?", ["No sum here, only 12 TB."]) == ()
+    assert amount_options("How much RAM?\nIt costs what?", fed) == ()  # the money verb on the line of "how much"
