@@ -171,3 +171,28 @@ def test_a_second_copy_of_one_ctrl_c_is_the_same_ctrl_c(tmp_path: Path) -> None:
     if proc.returncode == 1 and "no index" in err:
         pytest.skip("the command ended before the signal came")
     assert proc.returncode == 130 and err == "drrag: interrupted\n", err
+
+
+OWED = """import atexit, sys, threading, time
+sys.argv = ["drrag", "status"]
+from drrag_cli.cli import main
+
+def command(*args):
+    atexit.register(lambda: print("exit handler ran"))
+    threading.Thread(target=lambda: (time.sleep(0.3), print("thread finished", flush=True))).start()
+    sys.stdout.write("x" * 300_000 + "\\n")  # more than any pipe or buffer holds
+    return 3
+
+main._command = command
+raise SystemExit(main.main())
+"""
+
+
+def test_the_child_ends_once_its_output_threads_and_exit_handlers_are_done() -> None:
+    """The child skips Python's teardown (os._exit) but nothing it owes: a non-daemon thread is
+    joined, the exit handlers run, the buffered output is all out, the exit code kept."""
+    run = subprocess.run([sys.executable, "-c", OWED], capture_output=True, text=True, timeout=WAIT)
+    assert run.returncode == 3, run.stderr
+    lines = run.stdout.splitlines()
+    assert lines[0] == "x" * 300_000
+    assert sorted(lines[1:]) == ["exit handler ran", "thread finished"], run.stdout[-200:]
