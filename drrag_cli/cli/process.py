@@ -101,7 +101,10 @@ def supervised(run: Callable[[], int], debug: bool = False) -> int:
         _die_with(parent)
         signal.pthread_sigmask(signal.SIG_UNBLOCK, waited)
         _report_crashes_to(_saved_stderr() if debug else report)
-        _end_without_teardown(run())
+        code = run()
+        if sys.getprofile() is None and sys.gettrace() is None:  # a profiler or coverage writes at exit
+            _end_without_teardown(code)
+        return code
     _let_go_of_input_and_output()
     code = _ended(_wait(child, waited), report, debug)
     os._exit(code)  # the exit handlers registered before the fork are the child's, and it ran them
