@@ -196,7 +196,13 @@ def _embedding(settings: Settings) -> str:
             f"; no verified ONNX export ({check.get('error') or 'cosine ' + str(check.get('cosine_min'))})"
         )
     dim = emb.encode(["doctor check"]).shape[1]
-    return f"{emb.model_id}, dim {dim}, runtime {emb.active_runtime}{export}"
+    from drrag_cli.index import bf16
+
+    if not settings.embedding.bf16:
+        large = "float32 (embedding.bf16: false)"
+    else:
+        large = f"runs of {bf16.MIN_TEXTS:,}+ passages in bfloat16" if bf16.supported() else "float32 (no AMX-BF16)"
+    return f"{emb.model_id}, dim {dim}, runtime {emb.active_runtime}{export}; index batches: {large}"
 
 
 def _classifier(settings: Settings) -> str:

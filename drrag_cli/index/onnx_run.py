@@ -12,7 +12,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     import numpy as np
+
+    Forward = Callable[[dict[str, np.ndarray]], np.ndarray]
 
 COSINE_MIN = 0.9999  # every probe's ONNX vector against its torch vector
 TOKEN_BUDGET = 2048  # padded tokens per onnxruntime run (_batches)
@@ -63,7 +67,11 @@ class OnnxModel:
             )
         return self._sessions[threads]
 
-    def encode(self, texts: Sequence[str], batch_size: int = 32, threads: int = 1) -> np.ndarray:
+    def encode(
+        self, texts: Sequence[str], batch_size: int = 32, threads: int = 1, forward: Forward | None = None
+    ) -> np.ndarray:
+        """Normalised vectors of ``texts``; ``forward`` (the inputs by name → the last hidden
+        state) runs the model instead of the onnxruntime session (:mod:`.bf16`)."""
         import numpy as np
 
         if self.meta.get("do_lower_case"):
@@ -72,7 +80,12 @@ class OnnxModel:
         lengths = [len(e.ids) for e in encs]
         order = sorted(range(len(encs)), key=lambda i: -lengths[i])  # like sentence-transformers
         out = np.zeros((len(encs), self.dim), dtype=np.float32)
-        sess = self.session(threads)
+        if forward is None:
+            sess = self.session(threads)
+
+            def forward(feed: dict[str, np.ndarray]) -> np.ndarray:
+                return sess.run(["last_hidden_state"], feed)[0]
+
         names = self.meta["input_names"]
         for idx in _batches(order, lengths, batch_size):
             width = lengths[idx[0]]  # the longest: order is longest first
@@ -84,7 +97,7 @@ class OnnxModel:
                 feed["attention_mask"][row, :n] = e.attention_mask
                 if "token_type_ids" in feed:
                     feed["token_type_ids"][row, :n] = e.type_ids
-            hidden = sess.run(["last_hidden_state"], feed)[0]
+            hidden = forward(feed)
             out[idx] = _pool(hidden, feed["attention_mask"], self.meta["pooling"])
         return out
 
