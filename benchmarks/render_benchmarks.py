@@ -175,6 +175,9 @@ def speed_rows(o: Outputs) -> list[list[str]]:
     rate = (ix.get("passages_per_s") or {}).get("index:auto")
     rows.append(["`drrag index`, HotpotQA dev500 corpus (passages/s)", f"{rate:.1f}" if rate else NOT_RUN,
                  "`python benchmarks/index_bench.py --rounds 1 --index-runtimes auto --no-txtai`"])  # fmt: skip
+    raw = (ix.get("passages_per_s") or {}).get("raw:sentence_transformers")
+    cell = f"{raw:.1f} (`drrag index` {rate / raw:.2f}×)" if raw and rate else NOT_RUN
+    rows.append(["raw sentence-transformers on the same passages, float32 (passages/s)", cell, "same run"])
     warm_search = (ix.get("hybrid_onnx_ms") or {}).get("p50")
     rows.append(["warm hybrid search p50 (ms)", f"{warm_search:.2f}" if warm_search else NOT_RUN, "same run"])
     ask = o.ask or {}
