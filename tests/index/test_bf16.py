@@ -78,3 +78,17 @@ def test_a_large_run_embeds_in_bfloat16_a_small_one_and_the_switch_never(
     small = tmp_path / "small"
     Index.build([corpus], settings.replace({"index.path": str(small)}))
     assert json.loads(next(small.glob("*/manifest.json")).read_text())["embedding"]["passages_runtime"] == "onnx"
+
+
+@pytest.mark.slow
+@needs_amx
+def test_weights_unlike_their_config_leave_the_run_to_the_export(tmp_path: Path) -> None:
+    """A config that says 12 heads of a width the weights do not have fails inside the first
+    forward pass: the check catches it, and the run embeds on the export."""
+    emb = Embedder(DEFAULT_MODEL, 0, "auto")
+    folder = tmp_path / "model"
+    folder.mkdir()
+    config = json.loads((Path(emb.path) / "config.json").read_text())
+    (folder / "config.json").write_text(json.dumps({**config, "num_attention_heads": 7}))
+    (folder / "model.safetensors").symlink_to(Path(emb.path) / "model.safetensors")
+    assert bf16.encoder(str(folder), emb._onnx_model(), 1) is None
