@@ -288,9 +288,9 @@ class Pipeline:
         question as it is when it cannot be rewritten (:func:`~drrag_cli.answer.hop.decompose.bridged`),
         with the passages of the bridge the context passes through when it has one
         (:func:`~drrag_cli.answer.hop.decompose.passed_through`): "Who directed the film that
-        was shot in or around Leland, North Carolina in 1986" has no description the rewrite
-        can replace, but Leland's page names Maximum Overdrive, and with that page and the
-        film's alone the model no longer answers with the David Leland a third page is about."""
+        was shot in Leland, and that starred Emilio Estevez?" has no description the rewrite
+        can replace, but Leland's page names Maximum Overdrive: the model reads that page and
+        the film's, not a third about David Leland."""
         from drrag_cli.answer.hop.decompose import bridge_context, bridged, passed_through
         from drrag_cli.answer.statements import said_as
 

@@ -80,7 +80,7 @@ def _definite(question: str, entity: str, near: str | None, about: str) -> str |
                 return None
             tail = 1  # "... born?"; "What city is [the star of X] from?"
         span = lower[i : len(words) - tail]
-        if lower[i - 1] == "both" or not _one_phrase(span):
+        if lower[i - 1] == "both" or not _one_phrase(span, words[i : len(words) - tail]):
             return None  # "... held by [the empire that ..., the leader of ..., and the Habsburg Monarchy]"
         if tail and span[-1] in BE:  # "[the client for which Project Tern was] built": the participle is the clause's
             return _inner_description(words, lower, i, entity, near, about)
@@ -190,19 +190,26 @@ def _names(words: list[str], at: int) -> bool:
     return words[end].lower().endswith(("ed", "ing"))
 
 
-def _one_phrase(span: list[str]) -> bool:
+def _one_phrase(span: list[str], written: list[str] | None = None) -> bool:
     """A description is one noun phrase: no comma, except an aside that closes it ("[the
     Italian Baroque composer who composed a set of sonatas, titled Op. 5,] born"). Commas
     elsewhere join a list or a second clause ("[the record ..., and was surpassed by ...]").
     Without a relative clause, a later determiner follows a preposition ("the lead engineer
     of [the] project"); after a verb it opens the verb's object ("[the midwest hosts a 500
     mile race every May]"). After "both" the description is one of a pair."""
-    commas = [j for j, w in enumerate(span) if "," in w]
+    commas = [j for j, w in enumerate(span) if "," in w and not (written and _inside_name(written, j))]
     if commas and not (len(commas) == 2 and commas[1] == len(span) - 1):
         return False
     if _RELATIVE & set(span) or {"where", "when"} & set(span):
         return True  # a relative clause holds its own verb and objects
     return all(span[j - 1] in PREPOSITIONS for j in range(1, len(span)) if span[j] in DETERMINERS)
+
+
+def _inside_name(written: list[str], j: int) -> bool:
+    """The comma after ``written[j]`` stands inside a name: a year after it ("the Israeli
+    presidential election, 2000"), or capitalised words on both sides ("Kingston, Jamaica")."""
+    right = written[j + 1].rstrip(",?") if j + 1 < len(written) else ""
+    return (len(right) == 4 and right.isdigit()) or (written[j][:1].isupper() and right[:1].isupper())
 
 
 _DONE_BY_WORDS = 4  # between the determiner and the title: a longer stretch holds a clause of its own

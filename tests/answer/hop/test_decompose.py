@@ -55,6 +55,12 @@ from drrag_cli.types import Passage
         ("Who held the record for a woman, and was surpassed by a former Speaker?", "Bronwyn Bishop", None),
         ("In what city was the composer who wrote a set of sonatas, titled Op. 5, born?", "Antonio Vivaldi",
          "In what city was Antonio Vivaldi born?"),
+        # a comma inside a name joins nothing (HotpotQA train100)
+        ("In what year was the man that resigned as the president of Israel before the Israeli presidential "
+         "election, 2000 born?", "Ezer Weizman", "In what year was Ezer Weizman born?"),
+        ("Who produced the single that the reggae singer born in 1952 in Kingston, Jamaica was most known for?",
+         "Sweet Song", "Who produced Sweet Song?"),
+        ("Who held the record for a woman, and was surpassed by a former Speaker, 2004?", "Bronwyn Bishop", None),
         ("Where did who argued that the country of Victor Denisov had become imperialist declare war?", "Greece",
          None),  # a question inside the question
         ("How long is the bridge that connects Copenhagen, Denmark and Malmo, Sweden?", "Øresund", None),
@@ -506,11 +512,13 @@ def test_a_static_document_that_is_an_aspect_of_a_name_its_dynamic_one_states() 
 
 def test_the_bridge_a_question_passes_through_when_it_cannot_be_rewritten() -> None:
     """The film the town's page names is the bridge of "Who directed the film that was shot
-    …?", which no rule rewrites; a question that offers its answers has none (both sides
-    are needed)."""
+    …, and …?", which no rule rewrites (a second clause); a question that offers its answers
+    has none (both sides are needed)."""
     town = selected(1, "leland.md", "Leland, North Carolina", "The 1986 film Maximum Overdrive was shot in Leland.")
     film = selected(2, "film.md", "Maximum Overdrive", "Maximum Overdrive is a film directed by Stephen King.", via=1)
     asked = "Who directed the film that was shot in or around Leland, North Carolina in 1986"
+    assert decomposed(asked, [town, film]) == "Who directed Maximum Overdrive?"  # the comma is the town's name's
+    asked = "Who directed the film that was shot in Leland, and that starred Emilio Estevez?"
     assert decomposed(asked, [town, film]) is None
     bridge = passed_through(asked, [town, film])
     assert bridge is not None and bridge.entity == "Maximum Overdrive" and bridge.source == "film.md"
