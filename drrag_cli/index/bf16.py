@@ -24,6 +24,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from drrag_cli.index.onnx_run import PROBES  # no heavy import: onnxruntime and numpy load inside its methods
+
 if TYPE_CHECKING:
     import numpy as np
 
@@ -56,18 +58,11 @@ def encoder(model_dir: str, export: OnnxModel | None, threads: int) -> Callable[
     def encode(texts: Sequence[str]) -> np.ndarray:
         return export.encode(texts, batch_size=BATCH, forward=forward)
 
-    probes = _probes()
     try:
-        agree = (encode(probes) * export.encode(probes, threads=threads)).sum(axis=1)
+        agree = (encode(PROBES) * export.encode(PROBES, threads=threads)).sum(axis=1)
     except Exception:  # noqa: BLE001 - weights of another shape than the config says: the export embeds
         return None
     return encode if bool((agree >= COSINE_MIN).all()) else None
-
-
-def _probes() -> tuple[str, ...]:
-    from drrag_cli.index.onnx_run import PROBES
-
-    return PROBES
 
 
 def _bert(folder: Path, threads: int) -> Callable[[dict[str, np.ndarray]], np.ndarray] | None:
@@ -90,9 +85,10 @@ def _bert(folder: Path, threads: int) -> Callable[[dict[str, np.ndarray]], np.nd
         width = feed["input_ids"].shape[1]
         pad = min(-width % WIDTH_STEP, int(config["max_position_embeddings"]) - width)
         padded = {n: np.pad(a, ((0, 0), (0, max(pad, 0)))) for n, a in feed.items()}  # mask 0: ignored
+        inputs = {n: torch.from_numpy(a) for n, a in padded.items()}
+        ids, mask, types = inputs["input_ids"], inputs["attention_mask"], inputs.get("token_type_ids")
         with torch.inference_mode(), torch.autocast("cpu", dtype=torch.bfloat16):
-            hidden = _encoder(config, weights, *(torch.from_numpy(padded[n]) for n in ("input_ids", "attention_mask")),
-                              token_types=padded.get("token_type_ids"))  # fmt: skip
+            hidden = _encoder(config, weights, ids, mask, types)
         return hidden[:, :width].float().numpy()
 
     return forward
@@ -103,7 +99,7 @@ def _encoder(config: dict[str, Any], w: dict[str, Any], ids: Any, mask: Any, tok
     import torch.nn.functional as F  # noqa: N812
 
     eps, heads = float(config["layer_norm_eps"]), int(config["num_attention_heads"])
-    types = torch.zeros_like(ids) if token_types is None else torch.from_numpy(token_types)
+    types = torch.zeros_like(ids) if token_types is None else token_types
     x = (w["embeddings.word_embeddings.weight"][ids] + w["embeddings.token_type_embeddings.weight"][types]
          + w["embeddings.position_embeddings.weight"][: ids.shape[1]])  # fmt: skip
     x = F.layer_norm(x, x.shape[-1:], w["embeddings.LayerNorm.weight"], w["embeddings.LayerNorm.bias"], eps)
