@@ -274,6 +274,8 @@ def _asks_price(question: str) -> bool:
         if m is not None and _MONEY_VERB.search(line, m.end()):
             return True
     return _PRICE_OF.search(question) is not None
+
+
 _MONEY_NUMBER = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
 _SCALE = r"(?:\s?(?:million|billion|thousand|bn|[kKmM])\b)?"
 _CODES = r"EUR|USD|GBP|CHF|SEK|NOK|DKK|JPY|CNY|INR|AUD|CAD"
