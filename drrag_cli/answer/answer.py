@@ -136,7 +136,11 @@ class Answer:
         """The answer only repeats the question (:func:`.support.echoes_either`): as asked, or as the user
         wrote it before it was asked about the bridge ("Where did the current chair of the
         Elmstead garden club grow up?", asked as "Where did Marisol Okonkwo grow up?", is
-        not answered "Elmstead garden club")."""
+        not answered "Elmstead garden club"). A comparison decided in code names one of the
+        sides it compared, though the question's punctuation hides them ("Which film was
+        released first: Sacred Planet or Oz the Great and Powerful?")."""
+        if self.compared is not None:
+            return False
         return echoes_either(self.text, self.asked, self.original)  # "" echoes nothing
 
     @property

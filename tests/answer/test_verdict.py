@@ -35,3 +35,15 @@ def test_the_verdict_says_whether_and_why(text: str, extra: dict, supported: boo
     answer = _answer(text, **extra)
     assert answer.verdict.supported is answer.supported is supported
     assert answer.verdict.why == why
+
+
+def test_a_side_a_comparison_decided_is_no_echo_of_the_question() -> None:
+    from drrag_cli.answer.compare import Comparison
+
+    text = "Sacred Planet is a 2004 film. Oz the Great and Powerful is a 2013 film."
+    fed = [Passage(source="f.md", title="Films", text=text, ordinal=0, char_start=0, char_end=len(text))]
+    question = "Which film was released first: Sacred Planet or Oz the Great and Powerful?"  # no comma: no sides parsed
+    compared = Comparison("Sacred Planet", "time", (("Sacred Planet", "2004"), ("Oz the Great and Powerful", "2013")))
+    answer = Answer("Sacred Planet", fed, [], "", 0, 0.0, 0, asked=question, compared=compared)
+    assert answer.supported and not answer.echoed
+    assert not Answer("Sacred Planet", fed, [], "", 1, 0.0, 0, asked=question).supported  # the model's: an echo
