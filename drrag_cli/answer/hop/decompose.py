@@ -38,6 +38,7 @@ if TYPE_CHECKING:
 
 
 _PARTICLES = frozenset({"about", "up", "out", "off", "into"})  # "What does [the X] work on / care about?"
+_COPULAS = frozenset({"is", "was", "are", "were", "as", "became", "becomes", "serves", "served"})
 Aliases = Mapping[str, Sequence[str]]  # a document's source → the other names a wiki-link may use
 
 
@@ -304,8 +305,8 @@ def _described_subject(question: str, documents: Sequence[Selected]) -> tuple[st
     description (:func:`_rather`); for a definite description ("the ...") in a question
     that does not ask for a person ("Who was known ... as [a consultant]?" asks
     for the subject itself), that is no object of a preposition ("the only female music
-    director in [the Telugu film industry]" is not M. M. Srilekha); the title must be a
-    name the question does not hold."""
+    director in [the Telugu film industry]" is not M. M. Srilekha), and that the unit says
+    of the subject (:func:`_describes`); the title must be a name the question does not hold."""
     if question.lstrip().lower().startswith(("who ", "whom ")):
         return None
     files: dict[str, list[tuple[str, set[str]]]] = {}  # source → its fed units, each with its words
@@ -322,9 +323,24 @@ def _described_subject(question: str, documents: Sequence[Selected]) -> tuple[st
             cues = content_words(replaced) if definite and before.split()[-1] not in PREPOSITIONS else set()
             stating = {f: [u for u, said in held if cues <= said] for f, held in files.items()} if cues else {}
             holders = {f for f, said in stating.items() if said}
-            if holders == {source} and not _names_a_document(question, option, documents):
+            said = holders == {source} and any(_describes(unit, cues) for unit in stating[source])
+            if said and not _names_a_document(question, option, documents):
                 return option, Bridge(title, " ".join(stating[source]), "", source)
     return None
+
+
+def _describes(unit: str, cues: set[str]) -> bool:
+    """``unit`` says the description (its words ``cues``) of its document's subject: a row of
+    the document's table ("| **Role** | Senior data engineer, Porto office lead |"), or a
+    sentence with a copula before the description ("She is the only female music director
+    …"). A sentence that only mentions it is no description of the subject: "The second
+    Heron buoy costs €4,800 in parts, and the LoRa gateway another 650 euros" does not make
+    the budget note "the LoRa gateway"."""
+    if "|" in unit:
+        return True
+    words = WORD_RE.findall(unit.lower())
+    at_cue = next((i for i, word in enumerate(words) if word in cues), len(words))
+    return any(word in _COPULAS for word in words[:at_cue])
 
 
 def _after_do(question: str, entity: str) -> list[str]:

@@ -37,6 +37,10 @@ def test_no_subject_rewrite_when_the_description_is_not_one_document_s() -> None
     srilekha = selected(1, "srilekha.md", "M. M. Srilekha", said)
     asked = "Which comedy had music by the only female music director in the Telugu film industry?"
     assert bridged(asked, [srilekha]) is None
+    # a note that only mentions the description does not say its subject is it
+    said = "The second Heron buoy costs €4,800 in parts, and the LoRa gateway another 650 euros."
+    budget = selected(1, "budget.md", "Heron budget", said)
+    assert bridged("How much does the LoRa gateway cost?", [budget]) is None  # was "How much does Heron budget cost?"
     # a description that opens the question, after a stray space, is no error (it was an IndexError)
     assert bridged(" The Porto office lead was born in which city?", [ines_row, sofie]) is None
 
