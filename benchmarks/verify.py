@@ -92,6 +92,7 @@ def main() -> None:
     from drrag_cli.asked import parse
     from drrag_cli.config import load_settings
     from drrag_cli.llm.llm import LocalLLM
+    from drrag_cli.models import EMBEDDED_NO_BIAS
     from drrag_cli.types import Passage
 
     parser = argparse.ArgumentParser()
@@ -103,7 +104,8 @@ def main() -> None:
     args = parser.parse_args()
     settings = load_settings(args.config)
     llm = None if args.no_model else LocalLLM(settings.llm)
-    biases = args.bias or [settings.answer.no_bias]
+    auto = settings.answer.no_bias == "auto"
+    biases = args.bias or [(llm.no_bias if llm else EMBEDDED_NO_BIAS) if auto else settings.answer.no_bias]
     verify = get("verify")
     per: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
     for q in questions(json.loads(args.data.read_text(encoding="utf-8")))[: args.limit]:

@@ -147,7 +147,9 @@ class AnswerSettings:
     # whole (llm/choice.py), no_bias added to "no"'s log-probability (the embedded Gemma says "yes"
     # to most: docs/ANSWERS.md) | greedy = the first token's choice, as for a year or a number
     choice: Literal["scored", "greedy"] = "scored"
-    no_bias: float = 1.3
+    # auto = the model's own, fitted on the tuning halves (drrag_cli/models.py: 1.3 for the embedded
+    # model and any GGUF not in the catalogue); or a number
+    no_bias: float | Literal["auto"] = "auto"
 
     @property
     def reader_names(self) -> tuple[str, ...]:

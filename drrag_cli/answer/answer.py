@@ -40,6 +40,7 @@ from drrag_cli.asked import Question, parse
 from drrag_cli.config import AnswerSettings
 from drrag_cli.errors import ModelError
 from drrag_cli.llm.generator import Generator
+from drrag_cli.models import EMBEDDED_NO_BIAS
 from drrag_cli.text.fence import document_lines
 from drrag_cli.types import Passage
 
@@ -215,7 +216,7 @@ def generate_answer(
     pick: bool = True,
     rewritten_from: str = "",
     copy: bool = True,
-    no_bias: float | None = AnswerSettings.no_bias,
+    no_bias: float | str | None = "auto",
 ) -> Answer:
     """Answer ``question`` from ``passages`` (best-first) with exactly one LLM call.
 
@@ -224,8 +225,8 @@ def generate_answer(
     caller) are held out of the prompt (all: shown defused); an answer only they gave is withheld.
     The first of ``readers`` (:mod:`.readers.registry` names in order; None = the default, () =
     none) that reads the answer in the fed text gives it with no call; a year, "how many" or price
-    question gets a value the text states (``typed``); own options are scored (:func:`_prior`);
-    ``pick``: see :mod:`.entity`."""
+    question gets a value the text states (``typed``); own options are scored (:func:`_prior`;
+    ``no_bias`` "auto": ``llm.no_bias``, the model's own); ``pick``: see :mod:`.entity`."""
     max_tokens = max_tokens if max_tokens is not None else llm.max_tokens
     if not passages:
         return Answer(FALLBACK_ANSWER, [], [], "", 0, 0.0, 0)
@@ -241,7 +242,7 @@ def generate_answer(
     start = time.perf_counter()
     fed = [f"{title} {text}" for title, text in docs]
     allowed = asked.options or (typed_options(f"{question} {rewritten_from}", fed) if style.constrain else ())
-    prior = _prior(asked.options, no_bias)
+    prior = _prior(asked.options, getattr(llm, "no_bias", EMBEDDED_NO_BIAS) if no_bias == "auto" else no_bias)
     raw = _ask_model(llm, question, docs, prompt, max_tokens, stream, allowed, style, copy, prior=prior)
     both = (question, rewritten_from)  # an answer that only echoes it is asked for once more
     raw, reasked, calls = _unless_echo(llm, both, (docs, fed), prompt, max_tokens, raw, style, copy, allowed)

@@ -162,6 +162,14 @@ class LocalLLM:
         self._calls.value = stats
 
     @property
+    def no_bias(self) -> float:
+        """What this model's scored choice adds to "no" (``answer.no_bias: auto``): its own
+        fit when it is a catalogue model, else the embedded model's (:func:`drrag_cli.models.fitted_no_bias`)."""
+        from drrag_cli.models import fitted_no_bias
+
+        return fitted_no_bias(self._path)
+
+    @property
     def model_path(self) -> Path:
         if self._path is None:
             self._path = default_model_path(self.settings.f16_layers)

@@ -263,3 +263,6 @@ def test_the_question_s_own_options_are_scored_with_a_lean_against_yes() -> None
     assert fake.options == ("Ed Wood", "Scott Derrickson") and fake.prior == (0.0, 0.0)
     generate_answer(fake, "Were Ed Wood and Scott Derrickson both poets?", [doc], readers=(), no_bias=None)
     assert fake.options == ("yes", "no") and fake.prior == ()
+    fake.no_bias = 4.0  # "auto" (the default): the model's own (LocalLLM.no_bias: models.fitted_no_bias)
+    generate_answer(fake, "Were Ed Wood and Scott Derrickson both poets?", [doc], readers=())
+    assert fake.prior == (0.0, 4.0)
