@@ -40,7 +40,6 @@ from drrag_cli.asked import Question, parse
 from drrag_cli.config import AnswerSettings
 from drrag_cli.errors import ModelError
 from drrag_cli.llm.generator import Generator
-from drrag_cli.models import EMBEDDED_NO_BIAS
 from drrag_cli.text.fence import document_lines
 from drrag_cli.types import Passage
 
@@ -242,7 +241,7 @@ def generate_answer(
     start = time.perf_counter()
     fed = [f"{title} {text}" for title, text in docs]
     allowed = asked.options or (typed_options(f"{question} {rewritten_from}", fed) if style.constrain else ())
-    prior = _prior(asked.options, getattr(llm, "no_bias", EMBEDDED_NO_BIAS) if no_bias == "auto" else no_bias)
+    prior = _prior(asked.options, _bias(llm, no_bias)) if asked.options else ()
     raw = _ask_model(llm, question, docs, prompt, max_tokens, stream, allowed, style, copy, prior=prior)
     both = (question, rewritten_from)  # an answer that only echoes it is asked for once more
     raw, reasked, calls = _unless_echo(llm, both, (docs, fed), prompt, max_tokens, raw, style, copy, allowed)
@@ -296,6 +295,17 @@ def _prior(options: Sequence[str], no_bias: float | None) -> tuple[float, ...]:
     ``no_bias`` for "no", 0 for the others; () when ``no_bias`` is None: then the model writes
     its greedy choice, as it does for a year or a number."""
     return () if no_bias is None else tuple(no_bias if option == "no" else 0.0 for option in options)
+
+
+def _bias(llm: Generator, no_bias: float | str | None) -> float | None:
+    """``no_bias`` as a number (or None): "auto" is the model's own (``llm.no_bias``; a generator
+    without one gets the embedded model's). Read only when a choice reaches the model: the
+    catalogue's module is no import of a reader's answer."""
+    if no_bias != "auto":
+        return float(no_bias) if no_bias is not None else None
+    from drrag_cli.models import EMBEDDED_NO_BIAS
+
+    return float(getattr(llm, "no_bias", EMBEDDED_NO_BIAS))
 
 
 def _asked(question: str, docs: list[tuple[str, str]], style: PromptStyle) -> Question:
