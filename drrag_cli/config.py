@@ -381,13 +381,22 @@ def _coerce(value: Any, hint: Any, where: str) -> Any:
                 return _coerce(value, option, where)
             except ConfigError:
                 continue
-        raise ConfigError(f"{where}: wrong type {type(value).__name__}")
+        wanted = " or ".join(_kind(option) for option in typing.get_args(hint))
+        raise ConfigError(f"{where}: expected {wanted} (got {value!r})")
     if origin in (list, tuple):
         item = typing.get_args(hint)[0]
         if not isinstance(value, (list, tuple)):
             raise ConfigError(f"{where}: expected a list, got {type(value).__name__}")
         return tuple(_coerce(v, item, where) for v in value)
     return _scalar(value, hint, where)
+
+
+def _kind(hint: Any) -> str:
+    """What a setting of type ``hint`` takes, for an error: "a number", "auto"."""
+    if typing.get_origin(hint) is Literal:
+        return " or ".join(map(str, typing.get_args(hint)))
+    names = {bool: "true/false", int: "an integer", float: "a number", str: "a string", type(None): "null"}
+    return names.get(hint, str(hint))
 
 
 def _scalar(value: Any, hint: Any, where: str) -> Any:

@@ -40,6 +40,9 @@ def test_replace_validates_like_the_file_and_never_mutates() -> None:
         s.replace({"llm.n_ctx": 8})
     with pytest.raises(ConfigError, match="unknown setting"):
         s.replace({"nosection.k": 1})
+    assert s.replace({"answer.no_bias": 2}).answer.no_bias == 2.0 and s.answer.no_bias == "auto"
+    with pytest.raises(ConfigError, match=r"'answer.no_bias'.*expected a number or auto \(got 'high'\)"):
+        s.replace({"answer.no_bias": "high"})
 
 
 @pytest.mark.parametrize(
