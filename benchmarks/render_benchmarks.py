@@ -225,6 +225,12 @@ def machine_lines(m: dict[str, Any]) -> str:
     ])  # fmt: skip
 
 
+def _time_row(step: str, line: str) -> list[str]:
+    """A step's row: its wall seconds (and the sets it ran, when ``SETS`` chose some) and commit."""
+    wall, commit, *only = line.split() + ["?"] * (2 - len(line.split()))
+    return [f"`{step}`", f"{wall} ({', '.join(only)} only)" if only else wall, commit]
+
+
 def render(o: Outputs) -> str:
     held, tune = [label for _, label in HELD_OUT], [label for _, label in TUNING]
     recall_rows = [[label] + [o.recall_cell(key, s) for key, _ in HELD_OUT + TUNING] for s, label in STRATEGIES]
@@ -238,7 +244,7 @@ def render(o: Outputs) -> str:
         answer_rows.append([f"{label}: EM / F1 / Acc / Accepted", *cells])
         answer_rows.append([f"{label}: LLM calls per question"] + [o.calls_cell(model, key) for key, _ in
                                                                    HELD_OUT + TUNING])  # fmt: skip
-    time_rows = [[f"`{step}`", *(line.split() + ["?"])[:2]] for step, line in o.times.items()]
+    time_rows = [_time_row(step, line) for step, line in o.times.items()]
     parts = [
         "# Benchmarks",
         "",

@@ -112,6 +112,7 @@ for step in "${steps[@]}"; do
     render) $PY benchmarks/render_benchmarks.py --out "$OUT" ;;
     *) echo "unknown step $step (steps: machine recall answers answers-qwen answers-qwen05 kb kb-qwen kb-qwen05 speed render)" >&2; exit 1 ;;
   esac
-  # the step's wall seconds and the code it measured, for the steps table of docs/BENCHMARKS.md
-  [ "$step" = render ] || echo "$((SECONDS - start)) $(git rev-parse --short HEAD 2>/dev/null || echo "no-git")" > "$OUT/times/$step.txt"
+  # the step's wall seconds, the code it measured and the sets it ran when SETS chose some, for the
+  # steps table of docs/BENCHMARKS.md
+  [ "$step" = render ] || echo "$((SECONDS - start)) $(git rev-parse --short HEAD 2>/dev/null || echo "no-git") ${SETS:-}" > "$OUT/times/$step.txt"
 done
