@@ -22,10 +22,9 @@ from typing import Any
 
 
 def main() -> None:
-    from drrag_cli.answer.answer import _asked, _render
+    from drrag_cli.answer.answer import _asked
     from drrag_cli.answer.prompts import DEFAULT_STYLE
     from drrag_cli.config import load_settings
-    from drrag_cli.llm.choice import continuation_logprobs
     from drrag_cli.llm.llm import LocalLLM
 
     parser = argparse.ArgumentParser()
@@ -47,10 +46,7 @@ def main() -> None:
             options = _asked(asked, docs, DEFAULT_STYLE).options
             if len(options) != 2:
                 continue
-            prompt = _render(llm, asked, docs, DEFAULT_STYLE)
-            greedy = llm.complete(prompt, max_tokens=llm.max_tokens, stop=["\n"], options=options).strip()
-            written = [llm._tokens(" " + option) for option in options]
-            scores = continuation_logprobs(llm.model, llm._tokens(prompt, bos=True), written)
+            greedy, scores = _scores(llm, asked, docs, options)
             answers = row["answers"] if isinstance(row["answers"], list) else [row["answers"]]
             seen.append(
                 {"file": path.name, "options": options, "scores": scores, "greedy": greedy, "answers": answers}
@@ -63,6 +59,25 @@ def main() -> None:
         grid = [round(x / 10, 1) for x in range(-60, 61)]
         report["fit"] = max(grid, key=lambda b: (sum(_right(_scored(s, b), s) for s in yes_no), -abs(b)))
     print(json.dumps(report, indent=1))
+
+
+def _scores(llm: Any, asked: str, docs: list[tuple[str, str]], options: tuple[str, ...]) -> tuple[str, list[float]]:  # noqa: ANN401
+    """The greedy pick and each option's summed log-probability, after the prompt the answer stage
+    builds: an instruct model's chat turns (its special tokens as such, the option right after the
+    assistant's turn opens: LocalLLM.chat), else the completion prompt and the option after a space."""
+    from drrag_cli.answer.answer import _render
+    from drrag_cli.answer.prompts import DEFAULT_STYLE, chat_messages
+    from drrag_cli.llm.choice import continuation_logprobs
+
+    if llm.has_chat_template:
+        messages = chat_messages(asked, docs, DEFAULT_STYLE)
+        greedy = llm.chat(messages, max_tokens=llm.max_tokens, options=options).strip()
+        tokens, lead = llm.chat_tokens(messages), ""
+    else:
+        prompt = _render(llm, asked, docs, DEFAULT_STYLE)
+        greedy = llm.complete(prompt, max_tokens=llm.max_tokens, stop=["\n"], options=options).strip()
+        tokens, lead = llm._tokens(prompt, bos=True), " "
+    return greedy, continuation_logprobs(llm.model, tokens, [llm._tokens(lead + option) for option in options])
 
 
 def _scored(seen: dict[str, Any], bias: float) -> str:

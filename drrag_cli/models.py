@@ -73,7 +73,7 @@ CATALOGUE: dict[str, Release] = {
             size=1_117_320_768,
             sha256="cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046",
             rank=10,
-            no_bias=4.7,
+            no_bias=3.0,
         ),
         Release(
             name="qwen2.5-coder-0.5b",
@@ -87,7 +87,6 @@ CATALOGUE: dict[str, Release] = {
             size=491_400_064,
             sha256="1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32",
             rank=5,
-            no_bias=2.9,
         ),
     )
 }
