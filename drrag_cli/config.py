@@ -148,7 +148,7 @@ class AnswerSettings:
     # to most: docs/ANSWERS.md) | greedy = the first token's choice, as for a year or a number
     choice: Literal["scored", "greedy"] = "scored"
     # auto = the model's own, fitted on the tuning halves (drrag_cli/models.py: 1.3 for the embedded
-    # model and any GGUF not in the catalogue); or a number
+    # model and any GGUF without a catalogue fit); or a number
     no_bias: float | Literal["auto"] = "auto"
 
     @property
