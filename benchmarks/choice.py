@@ -22,7 +22,7 @@ from typing import Any
 
 
 def main() -> None:
-    from drrag_cli.answer.answer import _asked
+    from drrag_cli.answer.answer import _asked, _bias
     from drrag_cli.answer.prompts import DEFAULT_STYLE
     from drrag_cli.config import load_settings
     from drrag_cli.llm.llm import LocalLLM
@@ -35,7 +35,7 @@ def main() -> None:
     args = parser.parse_args()
     settings = load_settings(args.config)
     llm = LocalLLM(settings.llm)
-    biases = args.bias or [llm.no_bias if settings.answer.no_bias == "auto" else settings.answer.no_bias]
+    biases = args.bias or [_bias(llm, settings.answer.no_bias)]
     seen: list[dict[str, Any]] = []
     for path in args.rows:
         for row in json.loads(path.read_text(encoding="utf-8"))["rows"]:

@@ -87,12 +87,11 @@ def _shown(value: str, rel: str) -> str:
 
 
 def main() -> None:
-    from drrag_cli.answer.answer import generate_answer
+    from drrag_cli.answer.answer import _bias, generate_answer
     from drrag_cli.answer.readers.registry import get
     from drrag_cli.asked import parse
     from drrag_cli.config import load_settings
     from drrag_cli.llm.llm import LocalLLM
-    from drrag_cli.models import EMBEDDED_NO_BIAS
     from drrag_cli.types import Passage
 
     parser = argparse.ArgumentParser()
@@ -104,8 +103,7 @@ def main() -> None:
     args = parser.parse_args()
     settings = load_settings(args.config)
     llm = None if args.no_model else LocalLLM(settings.llm)
-    auto = settings.answer.no_bias == "auto"
-    biases = args.bias or [(llm.no_bias if llm else EMBEDDED_NO_BIAS) if auto else settings.answer.no_bias]
+    biases = args.bias or [_bias(llm, settings.answer.no_bias)]
     verify = get("verify")
     per: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
     for q in questions(json.loads(args.data.read_text(encoding="utf-8")))[: args.limit]:
