@@ -24,6 +24,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from drrag_cli.cpu import has_flag
 from drrag_cli.index.onnx_run import PROBES  # no heavy import: onnxruntime and numpy load inside its methods
 
 if TYPE_CHECKING:
@@ -39,10 +40,7 @@ BATCH = 32  # texts per forward pass (benchmarks/bf16_embed.py: 16, 32 and 64 wi
 
 def supported() -> bool:
     """Whether this CPU computes bfloat16 matrix products in hardware (AMX-BF16)."""
-    try:
-        return "amx_bf16" in Path("/proc/cpuinfo").read_text(encoding="utf-8", errors="replace").split()
-    except OSError:
-        return False
+    return has_flag("amx_bf16")
 
 
 def encoder(model_dir: str, export: OnnxModel | None, threads: int) -> Callable[[Sequence[str]], np.ndarray] | None:

@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from drrag_cli.cpu import has_flag
+
 _LOADAVG = Path("/proc/loadavg")
 
 
@@ -77,10 +79,7 @@ def amx_cpu() -> bool:
     """True on CPUs with AMX. llama.cpp repacks weights into an AMX buffer there, and its
     first decode segfaults on some of them (ggml-org/llama.cpp#20824, seen on this
     project's CI-class machines with the embedded Q4_K_M Gemma)."""
-    try:
-        return "amx_int8" in Path("/proc/cpuinfo").read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return False
+    return has_flag("amx_int8")
 
 
 @contextlib.contextmanager

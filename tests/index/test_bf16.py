@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from drrag_cli import cpu
 from drrag_cli.config import Settings
 from drrag_cli.index import bf16
 from drrag_cli.index.api import Index
@@ -20,7 +21,7 @@ needs_amx = pytest.mark.skipif(not bf16.supported(), reason="this CPU has no AMX
 
 def test_only_a_cpu_with_amx_bf16_computes_it(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     info = tmp_path / "cpuinfo"
-    monkeypatch.setattr(bf16, "Path", lambda _: info)
+    monkeypatch.setattr(cpu, "CPUINFO", info)
     info.write_text("flags\t\t: fpu avx512f avx512_bf16 amx_tile amx_int8\n")
     assert not bf16.supported()  # bfloat16 dot products but no matrix unit: emulated, slower
     info.write_text("flags\t\t: fpu avx512f avx512_bf16 amx_bf16 amx_tile amx_int8\n")
