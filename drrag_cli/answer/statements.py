@@ -86,7 +86,10 @@ _BETWEEN = {"where": r"(?:in|at|near)\s+(?:the\s+(?=[A-Z]))?", "when": r"(?:(?:i
 # verb, up to a preposition, a conjunction or punctuation
 _STOPS = (r"(?:on|in|at|and|or|but|with|for|from|to|by|of|near|there|here|then|before|after|while|when|where|until"
           r"|since|because|which|who|that|as|so)\b")  # "studied electronics [there before moving …]"
-_THING = rf"(?:(?:the|a|an|his|her|their)\s+)?(?:(?!{_STOPS})[a-z][\w-]*\s?){{1,4}}"
+# a name inside the thing is part of it ("replaced the old Falcon system", not "the old")
+_THING = rf"(?:(?:the|a|an|his|her|their)\s+)?(?:(?:(?!{_STOPS})[a-z][\w-]*|[A-Z][\w'’-]*)\s?){{1,4}}"
+# names said as a list are one answer: "speaks Igbo, English and Swahili" (an "and" ends it)
+_NAMES = rf"{_NAME.pattern}(?:(?:,\s+{_NAME.pattern})*,?\s+and\s+{_NAME.pattern})?"
 _LETTERS = re.compile(r"[^\W\d_]+")
 _OWNS = re.compile(r"['’]s\s+[a-z]")  # "Tobias Lindqvist's mother": a description of someone else
 _PRONOUNS = frozenset("he she it they his her its their".split())
@@ -172,17 +175,23 @@ def _read(
 ) -> Lookup | None:
     """The one value (``stated``'s group 1) that the fed sentences about ``subject`` state: a
     sentence holding a word of its name, or, in the document its title names, one holding a
-    pronoun or opening with the ``verb`` pattern; None when none does, or two differ."""
+    pronoun or opening with the ``verb`` pattern, or, anywhere, one opening with a pronoun
+    right after a sentence that names the subject whole and no one else ("Mei Chen is a
+    colleague. She grew up in Chengdu." in a note of several people); None when none does,
+    or two differ."""
     names = {w.lower() for w in _LETTERS.findall(subject) if len(w) >= 3 and w[0].isupper()}
     found: dict[str, Lookup] = {}
     for number, (title, text) in enumerate(docs):
         # the subject's own document titles every word of its name: "He was drafted …" in Champ
         # Bailey's is not about Boss Bailey, and there a sentence must name him whole
         about = names <= _words(title)
+        named = False  # the sentence before named the subject whole
         for sentence in statement_units(linearise(text)):
             words = _words(sentence)
             opens = re.match(rf"\(?(?:born\s+and\s+)?{verb}", sentence, re.I)  # "Born and raised in Porto", "(born …"
-            if not (names <= words or (about and (names & words or words & _PRONOUNS or opens))):
+            follows = named and sentence.split(maxsplit=1)[0].lower() in _PRONOUNS
+            named = names <= words and _capitalised(sentence) <= names  # no one else for a pronoun to mean
+            if not (names <= words or follows or (about and (names & words or words & _PRONOUNS or opens))):
                 continue
             if not names <= words and _KIN.match(sentence):
                 continue  # "Her mother, Yolande Greco, was born in Tunisia": someone else's
@@ -266,7 +275,7 @@ def _counted(question: str, docs: Sequence[tuple[str, str]]) -> Lookup | None:
 def _stated(wh: str, verb: str, passive: bool, thing: str) -> re.Pattern[str]:
     """The pattern of a sentence part that states the asked value: the verb (a pattern), what
     may stand between it and the value (the question's object, if it has one), the value."""
-    value = {"when": _DATES, "what": f"{_THING}|{_NAME.pattern}"}.get(wh, _NAME.pattern)
+    value = {"when": _DATES, "what": f"{_NAMES}|{_THING}"}.get(wh, _NAME.pattern)
     flags = re.IGNORECASE if wh == "when" else 0  # a name is capitalised; "Born and raised in Porto" too
     if passive and wh == "when":  # "was drafted by the Detroit Lions in the second round of the 2003 NFL Draft"
         between = r"(?:\s+and\s+[a-z]+)?(?:\s+(?!and\b|but\b|then\b)[\w'’-]+){0,10}?"
@@ -279,6 +288,11 @@ def _stated(wh: str, verb: str, passive: bool, thing: str) -> re.Pattern[str]:
     else:
         between = r"(?:\s+(?!and\b|but\b|then\b)[a-z][\w-]*){0,4}?"
     return re.compile(rf"\b(?i:{verb}){between}\s+{_BETWEEN[wh]}({value})", flags)
+
+
+def _capitalised(sentence: str) -> set[str]:
+    """The capitalised words of ``sentence`` after its first, lower-cased: the names it holds."""
+    return {w.lower() for w in _LETTERS.findall(sentence)[1:] if w[0].isupper()}
 
 
 def _words(text: str) -> set[str]:

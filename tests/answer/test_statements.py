@@ -92,6 +92,32 @@ def test_a_verb_s_object_and_a_what_question_are_read() -> None:
     assert read_statement("What does Ana Ruiz run?", [owner]).answer == "Halyard Labs"  # type: ignore[union-attr]
 
 
+def test_a_what_value_keeps_the_names_inside_it_and_a_list_of_names() -> None:
+    """"What system did Kestrel replace?" over "replaced the old Falcon system" was read "the
+    old" (the thing stopped at the name); "What languages does Amara speak?" over "speaks Igbo,
+    English and Swahili" was read "Igbo"."""
+    kestrel = ("Kestrel", "Kestrel replaced the old Falcon system, which ran on Oracle 11g.")
+    assert read_statement("What system did Kestrel replace?", [kestrel]).answer == "the old Falcon system"  # type: ignore[union-attr]
+    amara = ("Amara Okafor", "Amara was born in Enugu. She speaks Igbo, English and Swahili.")
+    assert read_statement("What languages does Amara Okafor speak?", [amara]).answer == (  # type: ignore[union-attr]
+        "Igbo, English and Swahili"
+    )
+    owner = ("Ana Ruiz", "Ana Ruiz founded Halyard Labs and moved to Paris.")  # "and" then no name: no list
+    assert read_statement("What did Ana Ruiz found?", [owner]).answer == "Halyard Labs"  # type: ignore[union-attr]
+
+
+def test_a_pronoun_right_after_the_subject_s_sentence_is_the_subject() -> None:
+    """A note of several people: "Where did Mei Chen grow up?" over "Mei Chen is a colleague from
+    the search team. She grew up in Chengdu." (Gemma answered the aunt's town, Jönköping); not
+    when the sentence before names someone else too, whom the pronoun may mean."""
+    people = ("People", "# People Birgitta Holm is my aunt; she lives in Jönköping. Mei Chen is a colleague from "
+              "the search team. She grew up in Chengdu. Tomás Ruiz joined the team in 2023.")  # fmt: skip
+    assert read_statement("Where did Mei Chen grow up?", [people]).answer == "Chengdu"  # type: ignore[union-attr]
+    assert read_statement("Where did Tomás Ruiz grow up?", [people]) is None
+    other = ("People", "Mei Chen works with Tom Hart. He grew up in Leeds.")
+    assert read_statement("Where did Mei Chen grow up?", [other]) is None
+
+
 def test_a_release_date_is_read_after_the_version_a_changelog_names() -> None:
     from drrag_cli.answer.statements import read_release
 
