@@ -124,16 +124,20 @@ def _attribute(question: str, docs: Sequence[tuple[str, str]]) -> Lookup | None:
     """"When did Inês Carvalho join?" over the document titled "Inês Carvalho" whose key-value
     table says "Joined: June 2021": the value of the key whose words (up to three) each
     share a stem with a word the question asks (not the title's own), in a fed document
-    whose title the question names in full; None when no such key, or two values. A
+    whose title the question names in full (or by a name only that title holds: "What is
+    Amara's email?" over "Amara Okafor"); None when no such key, or two values. A
     profile's table otherwise reaches Gemma-3-270M as a run of "Key: value." sentences,
     and it copied them from the start."""
     from drrag_cli.text.words import STOP, WORD_RE
 
     said = [w for w in WORD_RE.findall(question.lower()) if w not in STOP]
+    titles = [{w for w in WORD_RE.findall(title.lower()) if w not in STOP} for title, _text in docs]
+    short = _short_name(question, titles)  # "Amara" for "Amara Okafor"
     found: dict[str, Lookup] = {}
     for number, (title, text) in enumerate(docs):
-        named = {w for w in WORD_RE.findall(title.lower()) if w not in STOP}
-        if not named or not named <= set(said) or _about_the_possessed(question, title):
+        named = titles[number]
+        by = _named_as(title, named, set(said), short)
+        if not by or _about_the_possessed(question, by):
             continue
         asked = [w for w in said if w not in named]
         for key, value, kind in key_values(text):
@@ -141,6 +145,24 @@ def _attribute(question: str, docs: Sequence[tuple[str, str]]) -> Lookup | None:
             if 0 < len(keys) <= 3 and all(any(same_word(k, w) for w in asked) for k in keys):
                 found.setdefault(value.lower(), Lookup(value, title, key, number, kind))
     return next(iter(found.values())) if len(found) == 1 else None
+
+
+def _named_as(title: str, named: set[str], said: set[str], short: str) -> str:
+    """How the question names the document titled ``title`` (its words ``named``): in full,
+    by the ``short`` name only this title holds, or not at all ("")."""
+    if named and named <= said:
+        return title
+    return short if short and set(short.lower().split()) <= named else ""
+
+
+def _short_name(question: str, titles: list[set[str]]) -> str:
+    """The name the question gives ("What is Amara's email?": Amara) when its words are part of
+    exactly one fed title ("Amara Okafor"), so a first name finds its profile; else ""."""
+    from drrag_cli.text.words import STOP
+
+    written = [w for w in re.findall(r"(?<=\s)[A-Z][\w-]+", question) if w.lower() not in STOP]
+    names = {w.lower() for w in written}
+    return " ".join(written) if names and sum(names <= title for title in titles) == 1 else ""
 
 
 _ASKS_ITSELF = re.compile(r"\s*(?:what|which|who)\s+(?:is|was|are|were)\s*$", re.IGNORECASE)

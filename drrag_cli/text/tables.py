@@ -86,15 +86,25 @@ _BOLD_ITEM = re.compile(
 )
 
 
+# "- Email: amara@example.org" (a plain item: a capitalised key of up to three words; the next
+# item, a heading or the end of a sentence ends it, as for a bold one)
+_PLAIN_ITEM = re.compile(
+    r"(?:^|\s)[-*+]\s+([A-Z][\w'’-]*(?:\s[\w'’-]+){0,2}):\s+(.+?)"
+    r"(?=\s+[-*+]\s|\s+#|\n|(?<=[a-z0-9)]{2})\.(?:\s+[A-Z]|\s*$)|$)"
+)
+
+
 def key_values(text: str) -> list[tuple[str, str, str]]:
     """The (key, value, "table" | "list") that ``text`` states as a key-value table ("|
-    **Author** | Priya Raman |", a profile's or a note's metadata) or as bold list items
-    ("- **Lead:** Inês Carvalho (Porto)"), keys without emphasis; empty values left out."""
+    **Author** | Priya Raman |", a profile's or a note's metadata) or as list items, bold
+    ("- **Lead:** Inês Carvalho (Porto)") or plain ("- Email: amara@example.org"), keys without
+    emphasis; empty values left out."""
     pairs = [
         (plain(key), value, "table")
         for headers, rows, _start, _end in tables(text) if not any(headers) for key, value in rows
     ]  # fmt: skip
     pairs += [(found.group(1).strip(), found.group(2).strip(), "list") for found in _BOLD_ITEM.finditer(text)]
+    pairs += [(found.group(1).strip(), found.group(2).strip(), "list") for found in _PLAIN_ITEM.finditer(text)]
     return [pair for pair in pairs if pair[0] and pair[1]]
 
 
