@@ -53,8 +53,27 @@ class Bridge:
 
 
 def _units_naming(title: str, texts: Sequence[str]) -> str:
-    """The sentences, table rows and lines of ``texts`` that name ``title`` (lower-case)."""
-    return " ".join(u for text in texts for u in units(text) if title in u)
+    """The sentences, table rows and lines of ``texts`` that name ``title`` (lower-case), lower-cased.
+    They are cut in the text as written: in a lower-cased one no sentence end stands before a
+    capital, so the whole passage was one unit, and "Before that he managed the Falcon migration"
+    beside "Jonas Berg leads the Kestrel project" described Kestrel."""
+    return " ".join(u.lower() for text in texts for u in _whole_units(text) if title in u.lower())
+
+
+# a unit that ends in an initial or a title's abbreviation ("James P.", "Dr.") goes on in the next
+_ABBREVIATED = re.compile(r"(?:^|[\s(])(?:[A-Z]|Mr|Mrs|Ms|Dr|St|Jr|Sr|Mt|Prof|Gen|Col|Lt|Capt|Rev)\.$")
+
+
+def _whole_units(text: str) -> list[str]:
+    """:func:`~drrag_cli.ingest.units.units`, an initial's full stop not ending one: "James P.
+    Hogan" and "J. M. Barrie" stay in their sentence."""
+    out: list[str] = []
+    for unit in units(text):
+        if out and _ABBREVIATED.search(out[-1]):
+            out[-1] = f"{out[-1]} {unit}"
+        else:
+            out.append(unit)
+    return out
 
 
 def named_bridge(documents: Sequence[Selected], aliases: Aliases | None = None) -> Bridge | None:
@@ -70,11 +89,12 @@ def named_bridge(documents: Sequence[Selected], aliases: Aliases | None = None) 
             continue
         title = d.passage.title.strip().lower()
         source = sources.get(d.via)
-        texts = [p.text.lower() for p in statics if source is None or p.source == source]
+        written = [p.text for p in statics if source is None or p.source == source]
+        texts = [text.lower() for text in written]
         about = next((p.title for p in statics if p.passage_id == d.via), "")
         for name in title_forms(d.passage.title):  # "Nottingham Forest F.C." is named "Nottingham Forest"
             if len(name) >= 3 and any(name.lower() in text for text in texts):
-                return Bridge(name, _units_naming(name.lower(), texts), about, d.passage.source)
+                return Bridge(name, _units_naming(name.lower(), written), about, d.passage.source)
         said = {a.strip().lower() for a in (aliases or {}).get(d.passage.source, ())}
         linking = [u for t in texts for u in units(t) if said & {target for _, target in explicit_links(u)}]
         if len(title) >= 3 and linking:
@@ -292,7 +312,8 @@ def _rather(question: str, subject: tuple[str, Bridge] | None, hop: tuple[str, B
     if subject is None or subject[1].source == hop[1].source:
         return hop
     cues = content_words(_replaced(question, subject[0]))
-    return hop if cues <= content_words(hop[1].near) and not said_of(subject[1].entity, hop[1].near, cues) else subject
+    stated = roots(" ".join(cues)) <= roots(hop[1].near)  # "the director of" in "directed by"
+    return hop if stated and not said_of(subject[1].entity, hop[1].near, cues) else subject
 
 
 def _described_subject(question: str, documents: Sequence[Selected]) -> tuple[str, Bridge] | None:

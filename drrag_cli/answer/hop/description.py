@@ -219,8 +219,9 @@ def _done_by(
     words: list[str], lower: list[str], at: int, entity: str, near: str | None, about: str
 ) -> str | None:
     """A description after do / does / did ends where the verb phrase starts, which only
-    the static document's title tells: "Which musical instrument does [the lead of Project
-    Plover] play?" → "Which musical instrument does Inês Carvalho play?". The description
+    the static document's title tells (or a name it says beside the entity: :func:`_named_ends`):
+    "Which musical instrument does [the lead of Project Plover] play?" → "Which musical
+    instrument does Inês Carvalho play?". The description
     runs from the determiner through a preposition or relative word to that title
     (``about``, its core: "Plover: project overview" → "Plover") in at most
     :data:`_DONE_BY_WORDS` words ("lead of Project"); a verb phrase follows it,
@@ -230,7 +231,7 @@ def _done_by(
     Pocahontas Mounds is located] become ..."); "the country containing X" joins by its verb."""
     if near is None:
         return None
-    for title in _title_ends(about):
+    for title in [*_title_ends(about), *_named_ends(words[at:], near, about, entity)]:
         found = _done_by_title(words, lower, at, title, entity, near, about)
         if found != _NO_TITLE:
             return found
@@ -251,6 +252,21 @@ def _title_ends(about: str) -> list[list[str]]:
     title = [_DASHES.sub("-", w.lower()) for w in core]  # "1979–80" is "1979-80"
     lead = next((n for n, w in enumerate(core) if not w[:1].isupper()), len(core))
     return [title, title[:lead]] if 0 < lead < len(core) else [title]
+
+
+def _named_ends(words: list[str], near: str, about: str, entity: str) -> list[list[str]]:
+    """Names in a description (``words`` from its determiner on; capitalised runs) that the
+    static document says where it names the entity, with a word of the description before the
+    name said there too: a description after do / does / did may end at such a name as at the
+    document's title ("Where did [the person who recommended Piranesi] grow up?" over a reading
+    log's "Piranesi was recommended by Mei Chen"; not "[the author of Piranesi]")."""
+    ends = []
+    for run in re.finditer(r"(?<![\w'’])[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*", " ".join(words)):
+        name = [_POSSESSIVE.sub("", w.lower()) for w in run.group(0).split()]
+        said = re.search(rf"(?<!\w){re.escape(' '.join(name))}(?!\w)", near, re.IGNORECASE)
+        if said and describes(" ".join(words)[: run.start()], near, about, entity):
+            ends.append(name)
+    return ends
 
 
 def _done_by_title(

@@ -97,6 +97,22 @@ def test_the_bridge_is_a_dynamic_title_its_static_document_names() -> None:
     assert decomposed(question, overview) is None  # nothing dynamic: ask as asked
 
 
+def test_the_bridge_s_neighbourhood_is_its_own_sentence() -> None:
+    """"How many years did Jonas manage the Falcon migration?" was asked as "… manage Kestrel?":
+    the lower-cased passage was one unit, so the sentence about Falcon described Kestrel too."""
+    jonas = selected(1, "jonas.md", "Jonas Berg", "Jonas Berg leads the Kestrel project. Before that he managed "
+                     "the Falcon migration at Nordbank for four years.")  # fmt: skip
+    kestrel = selected(2, "kestrel.md", "Kestrel", "Kestrel is our event-sourcing platform.", via=1)
+    assert named_bridge([jonas, kestrel]).near == "jonas berg leads the kestrel project."  # type: ignore[union-attr]
+    assert decomposed("How many years did Jonas manage the Falcon migration?", [jonas, kestrel]) is None
+    assert decomposed("Who leads the project that Jonas Berg leads?", [jonas, kestrel]) == "Who leads Kestrel?"
+    # an initial's full stop ends no sentence: "James P. Hogan" is named in one
+    novel = selected(3, "genesis.md", "The Genesis Machine", "The Genesis Machine is a novel by James P. Hogan. "
+                     "It was published in 1978.")  # fmt: skip
+    hogan = selected(4, "hogan.md", "James P. Hogan", "James Patrick Hogan was a British writer.", via=3)
+    assert named_bridge([novel, hogan]).near == "the genesis machine is a novel by james p. hogan."  # type: ignore[union-attr]
+
+
 def test_the_static_document_must_describe_the_bridge_as_the_question_does() -> None:
     plover = selected(1, "plover.md", "Plover", "Plover watches pumping stations.\n| Lead | Inês Carvalho |")
     ines = selected(5, "ines.md", "Inês Carvalho", "Inês plays the cello.", via=1)
@@ -285,6 +301,11 @@ def test_a_title_the_question_does_not_describe_gives_way_to_the_name_it_does() 
          "Elmstead library", "Where did Inês Carvalho study?"),
         ("Where did the head librarian study?", "the head librarian is ruth amsel", "Elmstead library", None),
         ("Who does the lead of Project Plover?", "| lead | inês carvalho |", "Project Plover", None),
+        # or at a name the static document says beside her, the description's verb said there too
+        ("Where did the person who recommended Piranesi grow up?", "piranesi was recommended by inês carvalho.",
+         "Reading log 2025", "Where did Inês Carvalho grow up?"),
+        ("Where did the author of Piranesi study?", "piranesi was recommended by inês carvalho.",
+         "Reading log 2025", None),
     ],
 )  # fmt: skip
 def test_a_description_after_do_ends_at_the_static_document_s_title(
