@@ -30,7 +30,7 @@ from drrag_cli.select.bridges import PARTICLES  # "Sanne de Vries": "de" is no v
 from drrag_cli.text.tables import linearise
 from drrag_cli.text.versions import VERSION_RE as _VERSION
 from drrag_cli.text.versions import named_version, release_dates
-from drrag_cli.text.words import MONTHS, stem
+from drrag_cli.text.words import MONTHS, STOP, stem
 
 # "Where was Inês Carvalho born?", "When was Halyard Labs founded?", "Who was Jaws directed
 # by?": the kind of value asked for, the subject (a name) and the verb (a past participle).
@@ -109,7 +109,7 @@ def read_statement(question: str, docs: Sequence[tuple[str, str]]) -> Lookup | N
     did = None if asked else _DID.match(question)
     shape = asked or did
     if shape is None:
-        return _read_from(question, docs)
+        return _read_from(question, docs) or _read_agent(question, docs)
     wh = shape.group("wh").lower().split()[-1].replace("whom", "who").replace("year", "when")
     if did is not None and did.group("kind"):  # "Which instrument does Priya play?"; "What year did … move?"
         wh = "when" if did.group("kind").lower().endswith("year") else "what"
@@ -139,6 +139,47 @@ def _read_from(question: str, docs: Sequence[tuple[str, str]]) -> Lookup | None:
         return None
     verb = "born|formed"
     return _read(asked.group("subject"), "from", verb, _stated("where", verb, True, ""), docs)
+
+
+# "Who owns the billing rewrite?", "Who will lead the migration?": a verb (third person, or
+# after "will") and its object, as a sentence says them after its subject
+_WHO_DOES = re.compile(
+    r"^\s*who\s+(?:will\s+(?P<plain>(?-i:[a-z]{2,}))|(?P<third>(?-i:[a-z]{2,}s)))\s+(?P<object>[^?]{3,60}?)\s*\??\s*$",
+    re.IGNORECASE,
+)
+
+
+# words a sentence may open with before its subject ("Then Tomás will own …")
+_LEADING = frozenset("then later now also meanwhile finally eventually currently today tomorrow yesterday next "
+                     "afterwards still so thus hence therefore however instead soon".split())  # fmt: skip
+
+
+def _read_agent(question: str, docs: Sequence[tuple[str, str]]) -> Lookup | None:
+    """"Who owns the billing rewrite?" over "Tomás will own the billing rewrite.": the name
+    right before the verb (any of its forms, "will" before it or not) when the question's
+    object follows it as the question writes it; one name, or None."""
+    asked = _WHO_DOES.match(question)
+    if asked is None:
+        return None
+    third = asked.group("third")
+    plain = asked.group("plain") or (third[:-3] + "y" if third.endswith("ies") else third[:-2] if third.endswith(
+        ("ches", "shes", "sses", "xes")) else third[:-1])
+    if plain.lower() in _NOT_READ or plain.lower() in ("is", "was", "wa"):
+        return None
+    thing = asked.group("object")
+    stated = re.compile(rf"({_NAME.pattern})\s+(?:(?i:will)\s+(?i:{re.escape(plain)})|(?i:{_forms(plain, '')}))"
+                        rf"\s+(?i:{re.escape(thing)})\b")  # fmt: skip
+    found: dict[str, Lookup] = {}
+    for number, (_title, text) in enumerate(docs):
+        for sentence in statement_units(linearise(text)):
+            for match in stated.finditer(sentence):
+                words = match.group(1).split()
+                while words and (words[0].lower() in STOP or words[0].lower() in _PRONOUNS | _LEADING):
+                    words = words[1:]  # "Then Tomás will own …", "She owns …": no name
+                if words:
+                    name = " ".join(words)
+                    found.setdefault(name.lower(), Lookup(name, thing, plain, number, "text"))
+    return next(iter(found.values())) if len(found) == 1 else None
 
 
 _FROM_ASKED = re.compile(_FROM_OPENING + r"\b.*\bfrom\s*\??\s*$", re.IGNORECASE)  # its name may be gone

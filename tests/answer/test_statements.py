@@ -118,6 +118,22 @@ def test_a_pronoun_right_after_the_subject_s_sentence_is_the_subject() -> None:
     assert read_statement("Where did Mei Chen grow up?", [other]) is None
 
 
+def test_who_does_a_thing_is_the_name_before_the_verb_and_the_question_s_object() -> None:
+    """"Who owns the billing rewrite?" over meeting notes' "- Tomás will own the billing rewrite."
+    (Gemma answered the first attendee); a pronoun or a sentence's opening adverb is no name,
+    and two names, none."""
+    notes = ("Planning meeting", "# Planning meeting Attendees: Sara Lindholm, Tomás Ruiz ## Decisions - The Q2 "
+             "release is moved to 12 May 2025. - Tomás will own the billing rewrite.")  # fmt: skip
+    for question in ("Who owns the billing rewrite?", "Who will own the billing rewrite?"):
+        assert read_statement(question, [notes]).answer == "Tomás"  # type: ignore[union-attr]
+    jonas = ("Jonas Berg", "Jonas Berg leads the Kestrel project. Then Mei leads the search team.")
+    assert read_statement("Who leads the Kestrel project?", [jonas]).answer == "Jonas Berg"  # type: ignore[union-attr]
+    assert read_statement("Who leads the search team?", [jonas]).answer == "Mei"  # type: ignore[union-attr]
+    assert read_statement("Who owns the billing rewrite?", [("m", "She owns the billing rewrite.")]) is None
+    two = ("m", "Tomás owns the billing rewrite. Sara owned the billing rewrite before.")
+    assert read_statement("Who owns the billing rewrite?", [two]) is None
+
+
 def test_a_release_date_is_read_after_the_version_a_changelog_names() -> None:
     from drrag_cli.answer.statements import read_release
 
