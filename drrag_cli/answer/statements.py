@@ -176,6 +176,9 @@ def _read_agent(question: str, docs: Sequence[tuple[str, str]]) -> Lookup | None
                 words = match.group(1).split()
                 while words and (words[0].lower() in STOP or words[0].lower() in _PRONOUNS | _LEADING):
                     words = words[1:]  # "Then Tomás will own …", "She owns …": no name
+                half = len(words) // 2
+                if half and words[:half] == words[half:]:
+                    words = words[half:]  # "# Jonas Berg Jonas Berg leads …": a heading, then the sentence
                 if words:
                     name = " ".join(words)
                     found.setdefault(name.lower(), Lookup(name, thing, plain, number, "text"))

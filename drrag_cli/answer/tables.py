@@ -157,12 +157,14 @@ def _named_as(title: str, named: set[str], said: set[str], short: str) -> str:
 
 def _short_name(question: str, titles: list[set[str]]) -> str:
     """The name the question gives ("What is Amara's email?": Amara) when its words are part of
-    exactly one fed title ("Amara Okafor"), so a first name finds its profile; else ""."""
+    exactly one fed title ("Amara Okafor", however many of its passages are fed), so a first
+    name finds its profile; else ""."""
     from drrag_cli.text.words import STOP
 
     written = [w for w in re.findall(r"(?<=\s)[A-Z][\w-]+", question) if w.lower() not in STOP]
     names = {w.lower() for w in written}
-    return " ".join(written) if names and sum(names <= title for title in titles) == 1 else ""
+    holding = {frozenset(title) for title in titles if names <= title}  # a note's passages share its title
+    return " ".join(written) if names and len(holding) == 1 else ""
 
 
 _ASKS_ITSELF = re.compile(r"\s*(?:what|which|who)\s+(?:is|was|are|were)\s*$", re.IGNORECASE)

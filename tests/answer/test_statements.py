@@ -126,7 +126,7 @@ def test_who_does_a_thing_is_the_name_before_the_verb_and_the_question_s_object(
              "release is moved to 12 May 2025. - Tomás will own the billing rewrite.")  # fmt: skip
     for question in ("Who owns the billing rewrite?", "Who will own the billing rewrite?"):
         assert read_statement(question, [notes]).answer == "Tomás"  # type: ignore[union-attr]
-    jonas = ("Jonas Berg", "Jonas Berg leads the Kestrel project. Then Mei leads the search team.")
+    jonas = ("Jonas Berg", "# Jonas Berg Jonas Berg leads the Kestrel project. Then Mei leads the search team.")
     assert read_statement("Who leads the Kestrel project?", [jonas]).answer == "Jonas Berg"  # type: ignore[union-attr]
     assert read_statement("Who leads the search team?", [jonas]).answer == "Mei"  # type: ignore[union-attr]
     assert read_statement("Who owns the billing rewrite?", [("m", "She owns the billing rewrite.")]) is None

@@ -108,6 +108,8 @@ def test_a_plain_list_item_is_a_key_and_its_value() -> None:
              "- Email: amara@example.org - Desk: 3rd floor, room 312")  # fmt: skip
     assert key_values(amara[1]) == [("Email", "amara@example.org", "list"), ("Desk", "3rd floor, room 312", "list")]
     assert lookup("What is Amara's email?", [amara]).answer == "amara@example.org"  # type: ignore[union-attr]
+    opening = ("Amara Okafor", "# Amara Okafor Amara Okafor is the data engineer on Kestrel.")  # another passage
+    assert lookup("What is Amara's email?", [opening, amara]).answer == "amara@example.org"  # type: ignore[union-attr]
 
 
 def test_a_bold_list_item_and_a_key_of_two_words() -> None:
