@@ -142,8 +142,11 @@ def _attribute(question: str, docs: Sequence[tuple[str, str]]) -> Lookup | None:
         asked = [w for w in said if w not in named]
         for key, value, kind in key_values(text):
             keys = [k for k in WORD_RE.findall(key.lower()) if k not in STOP]  # "Client contact": both asked
-            if 0 < len(keys) <= 3 and all(any(same_word(k, w) for w in asked) for k in keys):
-                found.setdefault(value.lower(), Lookup(value, title, key, number, kind))
+            if not 0 < len(keys) <= 3 or not all(any(same_word(k, w) for w in asked) for k in keys):
+                continue
+            if by != title and not all(any(same_word(k, w) for k in keys) for w in asked if len(w) > 1):
+                continue  # by a first name, the key is all it asks: "Where was the Tidepool author born?" is no Author
+            found.setdefault(value.lower(), Lookup(value, title, key, number, kind))
     return next(iter(found.values())) if len(found) == 1 else None
 
 
@@ -158,11 +161,15 @@ def _named_as(title: str, named: set[str], said: set[str], short: str) -> str:
 def _short_name(question: str, titles: list[set[str]]) -> str:
     """The name the question gives ("What is Amara's email?": Amara) when its words are part of
     exactly one fed title ("Amara Okafor", however many of its passages are fed), so a first
-    name finds its profile; else ""."""
+    name finds its profile; else "", and "" when the question's possessive is on another word
+    ("Where was the Tidepool design's author born?" asks of the author, not of Tidepool)."""
     from drrag_cli.text.words import STOP
 
     written = [w for w in re.findall(r"(?<=\s)[A-Z][\w-]+", question) if w.lower() not in STOP]
     names = {w.lower() for w in written}
+    owners = re.findall(r"(\w+)['’]s?(?!\w)", question)  # "the Tidepool design's author": the design's, not Tidepool's
+    if any(owner.lower() not in names for owner in owners):
+        return ""
     holding = {frozenset(title) for title in titles if names <= title}  # a note's passages share its title
     return " ".join(written) if names and len(holding) == 1 else ""
 

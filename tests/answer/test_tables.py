@@ -110,6 +110,11 @@ def test_a_plain_list_item_is_a_key_and_its_value() -> None:
     assert lookup("What is Amara's email?", [amara]).answer == "amara@example.org"  # type: ignore[union-attr]
     opening = ("Amara Okafor", "# Amara Okafor Amara Okafor is the data engineer on Kestrel.")  # another passage
     assert lookup("What is Amara's email?", [opening, amara]).answer == "amara@example.org"  # type: ignore[union-attr]
+    # by a short name, the key must be all the question asks, and the possessive the name's own
+    tidepool = ("Tidepool design", "# Tidepool design - **Author:** Priya Raman")
+    assert lookup("Who is the Tidepool author?", [tidepool]).answer == "Priya Raman"  # type: ignore[union-attr]
+    assert lookup("Where was the Tidepool author born?", [tidepool]) is None
+    assert lookup("Where was the Tidepool design's author born?", [tidepool]) is None
 
 
 def test_a_bold_list_item_and_a_key_of_two_words() -> None:
