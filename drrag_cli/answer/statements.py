@@ -149,6 +149,13 @@ _WHO_DOES = re.compile(
 )
 
 
+def _plain_of(third: str) -> str:
+    """A verb's plain form from its third person: owns → own, carries → carry, watches → watch."""
+    if third.endswith("ies"):
+        return third[:-3] + "y"
+    return third[:-2] if third.endswith(("ches", "shes", "sses", "xes")) else third[:-1]
+
+
 # words a sentence may open with before its subject ("Then Tomás will own …")
 _LEADING = frozenset("then later now also meanwhile finally eventually currently today tomorrow yesterday next "
                      "afterwards still so thus hence therefore however instead soon".split())  # fmt: skip
@@ -161,10 +168,11 @@ def _read_agent(question: str, docs: Sequence[tuple[str, str]]) -> Lookup | None
     asked = _WHO_DOES.match(question)
     if asked is None:
         return None
-    third = asked.group("third")
-    plain = asked.group("plain") or (third[:-3] + "y" if third.endswith("ies") else third[:-2] if third.endswith(
-        ("ches", "shes", "sses", "xes")) else third[:-1])
-    if plain.lower() in _NOT_READ or plain.lower() in ("is", "was", "wa"):
+    third = (asked.group("third") or "").lower()
+    if third in ("is", "was", "has", "does"):
+        return None  # "Who is the lead?": a copula or an auxiliary, no verb of the subject's
+    plain = asked.group("plain") or _plain_of(third)
+    if plain.lower() in _NOT_READ:
         return None
     thing = asked.group("object")
     stated = re.compile(rf"({_NAME.pattern})\s+(?:(?i:will)\s+(?i:{re.escape(plain)})|(?i:{_forms(plain, '')}))"
