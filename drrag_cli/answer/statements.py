@@ -159,6 +159,7 @@ def _plain_of(third: str) -> str:
 # words a sentence may open with before its subject ("Then Tomás will own …")
 _LEADING = frozenset("then later now also meanwhile finally eventually currently today tomorrow yesterday next "
                      "afterwards still so thus hence therefore however instead soon".split())  # fmt: skip
+_BEFORE_SUBJECT = STOP | _PRONOUNS | _LEADING  # "Then Tomás will own …", "She owns …": no name
 
 
 def _read_agent(question: str, docs: Sequence[tuple[str, str]]) -> Lookup | None:
@@ -182,8 +183,8 @@ def _read_agent(question: str, docs: Sequence[tuple[str, str]]) -> Lookup | None
         for sentence in statement_units(linearise(text)):
             for match in stated.finditer(sentence):
                 words = match.group(1).split()
-                while words and (words[0].lower() in STOP or words[0].lower() in _PRONOUNS | _LEADING):
-                    words = words[1:]  # "Then Tomás will own …", "She owns …": no name
+                while words and words[0].lower() in _BEFORE_SUBJECT:
+                    words = words[1:]
                 half = len(words) // 2
                 if half and words[:half] == words[half:]:
                     words = words[half:]  # "# Jonas Berg Jonas Berg leads …": a heading, then the sentence

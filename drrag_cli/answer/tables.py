@@ -132,11 +132,11 @@ def _attribute(question: str, docs: Sequence[tuple[str, str]]) -> Lookup | None:
 
     said = [w for w in WORD_RE.findall(question.lower()) if w not in STOP]
     titles = [{w for w in WORD_RE.findall(title.lower()) if w not in STOP} for title, _text in docs]
-    short = _short_name(question, titles)  # "Amara" for "Amara Okafor"
+    short, said_set = _short_name(question, titles), set(said)  # "Amara" for "Amara Okafor"
     found: dict[str, Lookup] = {}
     for number, (title, text) in enumerate(docs):
         named = titles[number]
-        by = _named_as(title, named, set(said), short)
+        by = _named_as(title, named, said_set, short)
         if not by or _about_the_possessed(question, by):
             continue
         asked = [w for w in said if w not in named]

@@ -28,3 +28,20 @@ _STATEMENT_RE = re.compile(UNIT_RE.pattern.replace(r"\s+-\s+(?=\S)", r"\s+-\s+(?
 def statement_units(text: str) -> list[str]:
     """:func:`units`, except that a dash before a digit does not start a list item."""
     return [u.strip() for u in _STATEMENT_RE.split(text) if u and u.strip()]
+
+
+# A unit that ends in an initial or a title's abbreviation ("James P.", "Dr.") goes on in the next
+# (the rule text/sentences.py keeps for a document's opening; units() itself stays the classifier's).
+_ABBREVIATED = re.compile(r"(?:^|[\s(])(?:[A-Z]|Mr|Mrs|Ms|Dr|St|Jr|Sr|Mt|Prof|Gen|Col|Lt|Capt|Rev)\.$")
+
+
+def whole_units(text: str) -> list[str]:
+    """:func:`units`, an initial's full stop not ending one: "James P. Hogan" and "J. M. Barrie"
+    stay in their sentence (the bridge's sentences of ``answer.mode: decompose``)."""
+    out: list[str] = []
+    for unit in units(text):
+        if out and _ABBREVIATED.search(out[-1]):
+            out[-1] = f"{out[-1]} {unit}"
+        else:
+            out.append(unit)
+    return out

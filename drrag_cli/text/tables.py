@@ -78,19 +78,16 @@ def tables(text: str) -> list[tuple[list[str], list[list[str]], int, int]]:
     return out
 
 
-# "- **Lead:** Inês Carvalho (Porto)" (a passage's text is one line: the next item, a heading
-# or the end of a sentence ends it: "**Owner:** Tobias. Then we ..." is Tobias)
+# what ends a list item's value besides the next item: a heading, a line break, the end of a
+# sentence or of the text (a passage's text is one line: "**Owner:** Tobias. Then we ..." is Tobias)
+_ITEM_END = r"\s+#|\n|(?<=[a-z0-9)]{2})\.(?:\s+[A-Z]|\s*$)|$"
+# "- **Lead:** Inês Carvalho (Porto)": ends at the next bold item
 _BOLD_ITEM = re.compile(
-    r"(?:^|\s)(?:[-*+]\s+)?\*\*([^*:]{1,40}?)(?::\*\*|\*\*:)\s*(.+?)"
-    r"(?=\s+[-*+]\s+\*\*|\s+#|\n|(?<=[a-z0-9)]{2})\.(?:\s+[A-Z]|\s*$)|$)"
+    rf"(?:^|\s)(?:[-*+]\s+)?\*\*([^*:]{{1,40}}?)(?::\*\*|\*\*:)\s*(.+?)(?=\s+[-*+]\s+\*\*|{_ITEM_END})"
 )
-
-
-# "- Email: amara@example.org" (a plain item: a capitalised key of up to three words; the next
-# item, a heading or the end of a sentence ends it, as for a bold one)
+# "- Email: amara@example.org" (a plain item: a capitalised key of up to three words): ends at any next item
 _PLAIN_ITEM = re.compile(
-    r"(?:^|\s)[-*+]\s+([A-Z][\w'’-]*(?:\s[\w'’-]+){0,2}):\s+(.+?)"
-    r"(?=\s+[-*+]\s|\s+#|\n|(?<=[a-z0-9)]{2})\.(?:\s+[A-Z]|\s*$)|$)"
+    rf"(?:^|\s)[-*+]\s+([A-Z][\w'’-]*(?:\s[\w'’-]+){{0,2}}):\s+(.+?)(?=\s+[-*+]\s|{_ITEM_END})"
 )
 
 

@@ -26,7 +26,7 @@ from drrag_cli.answer.hop.kinds import OPENING, says_it_is
 from drrag_cli.answer.hop.relative import relative_question
 from drrag_cli.asked import parse
 from drrag_cli.index.links import core_title, explicit_links, links_to, title_forms
-from drrag_cli.ingest.units import units
+from drrag_cli.ingest.units import units, whole_units
 from drrag_cli.select.bridges import NAME_RE, inside, topic_name, topic_units
 from drrag_cli.select.bridges import about as is_about  # `about` names a title here
 from drrag_cli.text.words import CALENDAR, STOP, WORD_RE, content_words, roots
@@ -57,23 +57,7 @@ def _units_naming(title: str, texts: Sequence[str]) -> str:
     They are cut in the text as written: in a lower-cased one no sentence end stands before a
     capital, so the whole passage was one unit, and "Before that he managed the Falcon migration"
     beside "Jonas Berg leads the Kestrel project" described Kestrel."""
-    return " ".join(u.lower() for text in texts for u in _whole_units(text) if title in u.lower())
-
-
-# a unit that ends in an initial or a title's abbreviation ("James P.", "Dr.") goes on in the next
-_ABBREVIATED = re.compile(r"(?:^|[\s(])(?:[A-Z]|Mr|Mrs|Ms|Dr|St|Jr|Sr|Mt|Prof|Gen|Col|Lt|Capt|Rev)\.$")
-
-
-def _whole_units(text: str) -> list[str]:
-    """:func:`~drrag_cli.ingest.units.units`, an initial's full stop not ending one: "James P.
-    Hogan" and "J. M. Barrie" stay in their sentence."""
-    out: list[str] = []
-    for unit in units(text):
-        if out and _ABBREVIATED.search(out[-1]):
-            out[-1] = f"{out[-1]} {unit}"
-        else:
-            out.append(unit)
-    return out
+    return " ".join(unit for text in texts for u in whole_units(text) if title in (unit := u.lower()))
 
 
 def named_bridge(documents: Sequence[Selected], aliases: Aliases | None = None) -> Bridge | None:
