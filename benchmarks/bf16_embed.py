@@ -8,7 +8,7 @@ sentence-transformers, the lowest and mean cosine to its vectors, and peak RSS.
 
     python benchmarks/bf16_embed.py [--n 1200] [--rounds 2] [--batches 16,32,64]
 
-Needs a CPU with AMX-BF16 (the encoder is None elsewhere) and the export (`drrag index` makes it).
+Needs a CPU with AMX-BF16 or AVX-512 BF16 (the encoder is None elsewhere) and the export (`drrag index` makes it).
 """
 
 from __future__ import annotations
@@ -51,7 +51,9 @@ def main() -> None:
         bf16.BATCH = size
         encode = bf16.encoder(auto.path, export, cores)
         if encode is None:
-            raise SystemExit("no bfloat16 encoder here (no AMX-BF16, or no verified export: run `drrag index` once)")
+            raise SystemExit(
+                "no bfloat16 encoder here (a CPU without bfloat16, or no verified export: `drrag index` makes it)"
+            )
         runs[f"bfloat16, batch {size}"] = lambda t, size=size, encode=encode: _at(bf16, size, encode, t)
     best: dict[str, float] = {}
     vectors = {}

@@ -201,7 +201,7 @@ def _embedding(settings: Settings) -> str:
     if not settings.embedding.bf16:
         large = "float32 (embedding.bf16: false)"
     else:
-        large = f"runs of {bf16.MIN_TEXTS:,}+ passages in bfloat16" if bf16.supported() else "float32 (no AMX-BF16)"
+        large = f"runs of {bf16.MIN_TEXTS:,}+ passages in bfloat16" if bf16.supported() else "float32 (no bfloat16 CPU)"
     return f"{emb.model_id}, dim {dim}, runtime {emb.active_runtime}{export}; index batches: {large}"
 
 

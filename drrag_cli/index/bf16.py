@@ -1,11 +1,12 @@
-"""A large index run embedded in bfloat16, on CPUs whose matrix units compute it.
+"""A large index run embedded in bfloat16, on CPUs that compute it.
 
-On a CPU with AMX-BF16 (Intel Xeon since Sapphire Rapids), MiniLM's matrix products in
-bfloat16 (torch's autocast; softmax, layer norms and pooling stay float32) embed the HotpotQA
-dev500 passages ~2.7x as fast as the ONNX export in float32 (~3x sentence-transformers), with
-vectors whose cosine to float32's is ≥ 0.99994 (``python benchmarks/bf16_embed.py``; an int8
-export reaches only 0.989 and loses recall: docs/SCALING.md). Elsewhere bfloat16 is emulated
-and slower, so it runs only where /proc/cpuinfo says ``amx_bf16``.
+On a CPU with AMX-BF16 (Intel Xeon since Sapphire Rapids) or AVX-512 BF16 (AMD Zen 4 and
+later, Intel Cooper Lake), MiniLM's matrix products in bfloat16 (torch's autocast; softmax,
+layer norms and pooling stay float32) embed the HotpotQA dev500 passages 2.7x (AMX) and 1.4x
+(AVX-512 BF16 on a Zen 5) as fast as the ONNX export in float32, with vectors whose cosine to
+float32's is ≥ 0.9999 (``python benchmarks/bf16_embed.py``; an int8 export reaches only 0.989
+and loses recall: docs/SCALING.md). Elsewhere bfloat16 is emulated and slower, so it runs only
+where /proc/cpuinfo says ``amx_bf16`` or ``avx512_bf16``.
 
 The encoder is BERT's as the papers give it (embeddings, then per layer self-attention and a
 GELU feed-forward, each added back and layer-normed) over the model's own safetensors, fed by
@@ -39,12 +40,13 @@ BATCH = 32  # texts per forward pass (benchmarks/bf16_embed.py: 16, 32 and 64 wi
 
 
 def supported() -> bool:
-    """Whether this CPU computes bfloat16 matrix products in hardware (AMX-BF16)."""
-    return has_flag("amx_bf16")
+    """Whether this CPU computes bfloat16 products in hardware: AMX-BF16's matrix unit, or
+    AVX-512 BF16's dot products (two bfloat16 products per float32 lane of one instruction)."""
+    return has_flag("amx_bf16") or has_flag("avx512_bf16")
 
 
 def encoder(model_dir: str, export: OnnxModel | None, threads: int) -> Callable[[Sequence[str]], np.ndarray] | None:
-    """A function embedding texts (normalised float32 rows) in bfloat16, or None: no AMX-BF16,
+    """A function embedding texts (normalised float32 rows) in bfloat16, or None: no bfloat16 in the CPU,
     no verified export to tokenize with and check against, a model that is not a BERT stored
     as ``model.safetensors``, or vectors that stray from the export's."""
     if not supported() or export is None:

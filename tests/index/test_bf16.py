@@ -1,4 +1,4 @@
-"""A large index run embedded in bfloat16 on AMX-BF16 CPUs (index/bf16.py): the same vectors
+"""A large index run embedded in bfloat16 on CPUs that compute it (index/bf16.py): the same vectors
 to four decimals, only for runs large enough, never with `embedding.bf16: false`."""
 
 from __future__ import annotations
@@ -16,21 +16,23 @@ from drrag_cli.index.api import Index
 from drrag_cli.index.embedder import DEFAULT_MODEL, Embedder, resolve_model
 
 TEXTS = ["Who led Project Heron?", "Die Hauptstadt von Frankreich ist Paris.", "river " * 400]
-needs_amx = pytest.mark.skipif(not bf16.supported(), reason="this CPU has no AMX-BF16")
+needs_bf16 = pytest.mark.skipif(not bf16.supported(), reason="this CPU computes no bfloat16 products")
 
 
-def test_only_a_cpu_with_amx_bf16_computes_it(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+def test_only_a_cpu_with_bfloat16_products_computes_it(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     info = tmp_path / "cpuinfo"
     monkeypatch.setattr(cpu, "CPUINFO", info)
-    info.write_text("flags\t\t: fpu avx512f avx512_bf16 amx_tile amx_int8\n")
-    assert not bf16.supported()  # bfloat16 dot products but no matrix unit: emulated, slower
-    info.write_text("flags\t\t: fpu avx512f avx512_bf16 amx_bf16 amx_tile amx_int8\n")
-    assert bf16.supported()
+    info.write_text("flags\t\t: fpu avx2 avx512f avx512_vnni\n")
+    assert not bf16.supported()  # no bfloat16 instruction: torch emulates it, slower than float32
+    info.write_text("flags\t\t: fpu avx512f avx512_bf16\n")
+    assert bf16.supported()  # dot products (AMD Zen 4 and later, Intel Cooper Lake)
+    info.write_text("flags\t\t: fpu avx512f amx_bf16 amx_tile amx_int8\n")
+    assert bf16.supported()  # the matrix unit (Intel Xeon since Sapphire Rapids)
     info.unlink()
     assert not bf16.supported()  # no /proc: never
 
 
-def test_without_amx_bf16_or_an_export_there_is_no_bfloat16_encoder(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_without_bfloat16_products_or_an_export_there_is_no_bfloat16_encoder(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(bf16, "_bert", lambda *a: pytest.fail("read the model"))
     monkeypatch.setattr(bf16, "supported", lambda: False)
     assert bf16.encoder(resolve_model(DEFAULT_MODEL)[1], object(), 1) is None  # type: ignore[arg-type]
@@ -48,7 +50,7 @@ def test_a_model_that_is_no_bert_in_safetensors_is_left_to_the_export(tmp_path: 
 
 
 @pytest.mark.slow
-@needs_amx
+@needs_bf16
 def test_bfloat16_vectors_are_float32_s_to_four_decimals() -> None:
     emb = Embedder(DEFAULT_MODEL, 0, "auto")
     encode = bf16.encoder(emb.path, emb._onnx_model(), 2)
@@ -60,7 +62,7 @@ def test_bfloat16_vectors_are_float32_s_to_four_decimals() -> None:
 
 
 @pytest.mark.slow
-@needs_amx
+@needs_bf16
 def test_a_large_run_embeds_in_bfloat16_a_small_one_and_the_switch_never(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path, corpus: Path, settings: Settings
 ) -> None:
@@ -82,7 +84,7 @@ def test_a_large_run_embeds_in_bfloat16_a_small_one_and_the_switch_never(
 
 
 @pytest.mark.slow
-@needs_amx
+@needs_bf16
 def test_weights_unlike_their_config_leave_the_run_to_the_export(tmp_path: Path) -> None:
     """A config that says 12 heads of a width the weights do not have fails inside the first
     forward pass: the check catches it, and the run embeds on the export."""
