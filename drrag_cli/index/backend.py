@@ -115,7 +115,7 @@ class LocalBackend:
 
         if not ids:
             return np.zeros((0, self.dim), dtype=np.float32)
-        return np.asarray(self.dense.index.get_items(list(ids)), dtype=np.float32)
+        return self.dense.vectors(ids)
 
     def passages(self, ids: Sequence[int]) -> dict[int, Passage]:
         return self.store.get(ids)

@@ -5,10 +5,10 @@ from every passage. Now the new generation starts from the previous one (its sto
 copied as before) and takes only the change: the passages of removed and changed files are
 deleted, the new ones added, in tantivy (:func:`~.bm25.update_bm25`: the old segments
 shared, one small segment and a delete list written) and in hnswlib
-(:func:`~.dense.update_dense`: the old graph loaded, the removed elements marked deleted,
-the new ones inserted). Every promise of the layout holds: the work happens in the staging
-generation, the previous one is never written (shared segment files are immutable), and a
-kill leaves it live.
+(:func:`~.dense.update_dense`: the removed elements marked deleted, the new ones inserted;
+in a large index beside the old graph, which is shared). Every promise of the layout holds:
+the work happens in the staging generation, the previous one is never written (shared segment
+and graph files are immutable), and a kill leaves it live.
 
 Links (:mod:`.links`) are found anew only where they can differ: the new passages; passages
 that linked to a document whose name went away; and passages that hold a name a new
@@ -76,9 +76,9 @@ class Delta:
 def compact_due(base: Path, removed: int, live: int) -> bool:
     """Whether the HNSW of generation ``base``, with ``removed`` more elements deleted beside
     ``live`` ones, is to be rebuilt whole."""
-    from drrag_cli.index.dense import deleted_count
+    from drrag_cli.index.dense import dead_count
 
-    return deleted_count(base / "dense.hnsw") + removed > COMPACT * max(live, 1)
+    return dead_count(base / "dense.hnsw") + removed > COMPACT * max(live, 1)
 
 
 def _names(key: Key) -> set[str]:

@@ -9,7 +9,9 @@
       gen-000004/      a complete, immutable index: manifest.json, store.sqlite,
                        bm25/ (tantivy; segment files hard-linked from the generation
                        before when a run applied its change, index/delta.py), dense.hnsw
-                       (hnswlib) and dense.deleted.npy (its deleted elements, if any)
+                       (hnswlib) and dense.deleted.npy (its deleted elements, if any); in a
+                       large index, dense.hnsw shared too, with dense.dropped.npy (its passages
+                       removed since) and dense.recent.hnsw (those added since; index/dense.py)
       gen-000005.tmp/  a build in progress (deleted if found stale)
       damaged-1/       parts a repair set aside (index/health.py); never pruned, the user's to delete
 

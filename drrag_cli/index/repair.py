@@ -123,7 +123,7 @@ def refill_cache(root: Path, live: health.Live, model_id: str, dim: int) -> int:
     try:
         for start in range(0, len(rows), 2000):
             chunk = rows[start : start + 2000]
-            cache.put([h for _id, h in chunk], dense.index.get_items([pid for pid, _h in chunk]))
+            cache.put([h for _id, h in chunk], dense.vectors([pid for pid, _h in chunk]))
     finally:
         cache.close()
     return len({h for _id, h in rows})

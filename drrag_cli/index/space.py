@@ -74,10 +74,10 @@ def check_generation(staging: Path, passages: int, dim: int) -> None:
     loading it back reveals. A short file with too little space left is a full disk.
     """
     from drrag_cli.index.bm25 import BM25Index
-    from drrag_cli.index.dense import DenseIndex, M
+    from drrag_cli.index.dense import M, live_count
 
     try:
-        found = (DenseIndex(staging / "dense.hnsw", dim).count, BM25Index(staging / "bm25").searcher.num_docs)
+        found = (live_count(staging / "dense.hnsw", dim), BM25Index(staging / "bm25").searcher.num_docs)
     except (RuntimeError, ValueError) as exc:
         found, cause = None, exc
     else:

@@ -3,12 +3,16 @@ the same search results and links as a generation built whole, with the real par
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
+import numpy as np
+import pytest
+
 from drrag_cli.config import Settings
-from drrag_cli.index import layout
+from drrag_cli.index import dense, layout
 from drrag_cli.index.api import Index
-from drrag_cli.index.dense import deleted_count
+from drrag_cli.index.dense import dead_count, deleted_count, dropped_labels, recent_file
 from tests.conftest import write_notes
 
 PEOPLE = ["Ada Lind", "Bo Krantz", "Cleo Varga", "Dag Holm", "Eva Storm", "Finn Aker", "Gry Moen", "Hal Berg"]
@@ -141,3 +145,65 @@ def test_a_passage_id_freed_by_one_run_and_given_out_by_the_next_is_counted_live
     assert deleted_count(layout.current_generation(root) / "dense.hnsw") == 0
     assert index.status()["passages"] == index.dense.count == 24
     assert index.dense_ranked(index.embed(["Zed Quist puffins"])[0], 1)[0][0] == last
+
+
+@pytest.fixture()
+def large(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The tiny vault indexed as a large one is: edits leave the main graph as it is."""
+    monkeypatch.setattr(dense, "RECENT_FROM", 0)
+    monkeypatch.setattr(dense, "FOLD", 1.0)
+
+
+@pytest.mark.usefixtures("large")
+def test_a_large_index_shares_its_graph_and_puts_the_change_beside_it(tmp_path: Path, settings: Settings) -> None:
+    folder = write_notes(tmp_path / "vault", _notes())
+    Index.build([folder], settings)
+    before = layout.current_generation(Path(settings.index.path))
+    _change(folder)
+    Index.build([folder], settings)
+    live = layout.current_generation(Path(settings.index.path))
+    assert live is not None and before is not None
+    assert os.path.samefile(live / "dense.hnsw", before / "dense.hnsw")  # a hard link, not written again
+    assert len(dropped_labels(live / "dense.hnsw")) == 2 and dead_count(live / "dense.hnsw") == 2
+    assert recent_file(live / "dense.hnsw").is_file()
+
+    whole = settings.replace({"index.path": str(tmp_path / "whole")})
+    Index.build([folder], whole, rebuild=True)
+    incremental, rebuilt = Index.open(settings), Index.open(whole)
+    assert incremental.dense.count == rebuilt.dense.count == incremental.status()["passages"]
+    assert _view(incremental, QUERIES) == _view(rebuilt, QUERIES)
+
+
+@pytest.mark.usefixtures("large")
+def test_a_freed_id_lives_in_the_recent_graph_until_a_fold_puts_it_in_the_main_one(
+    tmp_path: Path, settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The main graph keeps the removed passage's element, dropped; the new passage under the
+    same id is the recent graph's, for search and for its stored vector. A run past FOLD
+    writes the main graph with both in it, and no file beside it."""
+    folder = write_notes(tmp_path / "vault", _notes())
+    Index.build([folder], settings)
+    index = Index.open(settings)
+    last = max(row[0] for row in index.store.all_passages())
+    Path(index.passages([last])[last].source).unlink()
+    write_notes(folder, {"zz-new.md": "# Zed\n\nZed Quist counted puffins at Runde.\n"})
+    Index.build([folder], settings)
+    root = Path(settings.index.path)
+    main = layout.current_generation(root) / "dense.hnsw"
+    assert dropped_labels(main).tolist() == [last] and dense.DenseIndex(main, 384).recent_labels == {last}
+    index = Index.open(settings)
+    assert index.status()["passages"] == index.dense.count == 24
+    assert index.dense_ranked(index.embed(["Zed Quist puffins"])[0], 1)[0][0] == last
+    assert np.array_equal(index.vectors([last, 1]), [index.dense.recent.get_items([last])[0],
+                                                     index.dense.index.get_items([1])[0]])
+
+    monkeypatch.setattr(dense, "FOLD", 0.0)
+    log = folder / "log-00.md"
+    log.write_text(log.read_text(encoding="utf-8") + "Folded.\n", encoding="utf-8")
+    Index.build([folder], settings)
+    main = layout.current_generation(root) / "dense.hnsw"
+    assert not recent_file(main).exists() and len(dropped_labels(main)) == 0 and deleted_count(main) == 1
+    index = Index.open(settings)
+    assert index.status()["passages"] == index.dense.count == 24
+    assert index.dense_ranked(index.embed(["Zed Quist puffins"])[0], 1)[0][0] == last
+    assert len(index.dense_ranked(index.embed(["Folded"])[0], 24)) == 24  # every live passage, none dead
