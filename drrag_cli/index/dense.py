@@ -134,6 +134,12 @@ def recent_file(path: Path) -> Path:
     return path.with_suffix(".recent.hnsw")
 
 
+def part_files(path: Path) -> list[Path]:
+    """Every file the dense index at ``path`` may consist of, the main graph first."""
+    recent = recent_file(path)
+    return [path, _deleted_file(path), _dropped_file(path), recent, _deleted_file(recent)]
+
+
 def _read_labels(file: Path) -> np.ndarray:
     try:
         return np.load(file, allow_pickle=False)

@@ -157,7 +157,7 @@ def check_parts(gen: Path, manifest: dict[str, Any], *, thorough: bool = False) 
     check_store(gen, manifest, thorough=thorough)
     if is_local(manifest):
         check_bm25(gen, manifest)
-        if not (thorough and as_published(gen, manifest, DENSE)):
+        if not (thorough and dense_as_published(gen, manifest)):
             check_dense(gen, manifest)
 
 
@@ -315,9 +315,24 @@ def as_published(gen: Path, manifest: dict[str, Any], part: str) -> bool:
     return found is not None and (manifest.get("stamps") or {}).get(part) == found
 
 
+def dense_as_published(gen: Path, manifest: dict[str, Any]) -> bool:
+    """The HNSW and every file beside it (deleted and dropped lists, the recent graph) as
+    published, none gone and none new: a main graph shared with older generations keeps its
+    stamp while the recent graph beside it changes."""
+    recorded = {part for part in manifest.get("stamps") or {} if part.startswith("dense.")}
+    present = _dense_parts(gen)
+    return bool(present) and present == recorded and all(as_published(gen, manifest, part) for part in present)
+
+
+def _dense_parts(gen: Path) -> set[str]:
+    from drrag_cli.index.dense import part_files
+
+    return {file.name for file in part_files(gen / DENSE) if file.exists()}
+
+
 def stamps(gen: Path) -> dict[str, list[int] | None]:
     """What :func:`as_published` compares, for a generation about to be published."""
-    return {part: stamp(gen / part) for part in (STORE, DENSE) if (gen / part).exists()}
+    return {part: stamp(gen / part) for part in (STORE, *sorted(_dense_parts(gen))) if (gen / part).exists()}
 
 
 def stamp(path: Path) -> list[int] | None:

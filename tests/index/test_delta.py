@@ -207,3 +207,33 @@ def test_a_freed_id_lives_in_the_recent_graph_until_a_fold_puts_it_in_the_main_o
     assert index.status()["passages"] == index.dense.count == 24
     assert index.dense_ranked(index.embed(["Zed Quist puffins"])[0], 1)[0][0] == last
     assert len(index.dense_ranked(index.embed(["Folded"])[0], 24)) == 24  # every live passage, none dead
+
+
+def _truncate(path: Path) -> None:
+    path.write_bytes(path.read_bytes()[: path.stat().st_size // 2])
+
+
+@pytest.mark.usefixtures("large")
+@pytest.mark.parametrize(("part", "damage", "words"), [
+    (recent_file, _truncate, "dense.hnsw cannot be read"),
+    (recent_file, Path.unlink, "holds"),  # the recent graph's passages gone: more in the manifest than found
+    (dense.part_files, lambda files: files[2].unlink(), "holds"),  # the dropped list gone: removed ones back
+])
+def test_a_damaged_file_beside_a_shared_graph_is_found_by_the_next_run_and_repaired(
+    tmp_path: Path, settings: Settings, part, damage, words: str  # noqa: ANN001
+) -> None:
+    """The main graph is as published, so a writer does not load it; the recent graph and the
+    dropped list beside it are checked all the same."""
+    folder = write_notes(tmp_path / "vault", _notes())
+    Index.build([folder], settings)
+    _change(folder)
+    Index.build([folder], settings)
+    live = layout.current_generation(Path(settings.index.path))
+    assert live is not None
+    damage(part(live / "dense.hnsw"))
+    report = Index.build([folder], settings)
+    assert report.published and any(words in line for line in report.repaired), report.repaired
+    index = Index.open(settings)
+    assert index.dense.count == index.status()["passages"]
+    (best, _), = index.dense_ranked(index.embed(["Ada Lind kittiwakes"])[0], 1)
+    assert "kittiwakes" in index.passages([best])[best].text
