@@ -111,7 +111,7 @@ def live_count(path: Path, dim: int) -> int:
     so only its header is read."""
     if path.stat().st_nlink > 1:
         recent = recent_file(path)
-        count = element_count(path) - deleted_count(path) - len(dropped_labels(path))
+        count = element_count(path) - deleted_count(path) - len(_hidden(path))
         return count + (len(_live(_load(recent, dim), recent)) if recent.is_file() else 0)
     return DenseIndex(path, dim).count
 
@@ -128,6 +128,11 @@ def deleted_count(path: Path) -> int:
 def dropped_labels(path: Path) -> np.ndarray:
     """The labels of the main graph at ``path`` removed since it was written (marked deleted on load)."""
     return _read_labels(_dropped_file(path))
+
+
+def _hidden(path: Path) -> set[int]:
+    """The main graph's dropped labels it does not already hold as deleted: what a reader marks."""
+    return set(dropped_labels(path).tolist()) - set(deleted_labels(path).tolist())
 
 
 def recent_file(path: Path) -> Path:
@@ -197,7 +202,7 @@ class DenseIndex:
 
     def __init__(self, path: Path, dim: int) -> None:
         self.index = _load(path, dim)
-        dropped = set(dropped_labels(path).tolist()) - set(deleted_labels(path).tolist())
+        dropped = _hidden(path)
         for label in dropped:
             self.index.mark_deleted(int(label))
         self.main_count = self.index.get_current_count() - deleted_count(path) - len(dropped)
