@@ -66,6 +66,12 @@ def write_notes(root: Path, notes: dict[str, str]) -> Path:
     return root
 
 
+def truncate(path: Path) -> None:
+    """Cut ``path`` to half its length in place, as a crash or a full disk may leave a file."""
+    with open(path, "r+b") as fh:
+        fh.truncate(path.stat().st_size // 2)
+
+
 def ask_notes(cli: Callable[..., tuple[int, str, str]], root: Path, notes: dict[str, str], question: str) -> dict:
     """``notes`` written under ``root`` and indexed, then ``question`` asked with ``--json``
     (both exit 0): the answer's JSON document."""

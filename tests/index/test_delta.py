@@ -13,7 +13,7 @@ from drrag_cli.config import Settings
 from drrag_cli.index import dense, layout
 from drrag_cli.index.api import Index
 from drrag_cli.index.dense import dead_count, deleted_count, dropped_labels, recent_file
-from tests.conftest import write_notes
+from tests.conftest import truncate, write_notes
 
 PEOPLE = ["Ada Lind", "Bo Krantz", "Cleo Varga", "Dag Holm", "Eva Storm", "Finn Aker", "Gry Moen", "Hal Berg"]
 PLACES = ["Tromsø", "Bergen", "Uppsala", "Ghent", "Lyon", "Porto", "Graz", "Turku"]
@@ -209,13 +209,9 @@ def test_a_freed_id_lives_in_the_recent_graph_until_a_fold_puts_it_in_the_main_o
     assert len(index.dense_ranked(index.embed(["Folded"])[0], 24)) == 24  # every live passage, none dead
 
 
-def _truncate(path: Path) -> None:
-    path.write_bytes(path.read_bytes()[: path.stat().st_size // 2])
-
-
 @pytest.mark.usefixtures("large")
 @pytest.mark.parametrize(("part", "damage", "words"), [
-    (recent_file, _truncate, "dense.hnsw cannot be read"),
+    (recent_file, truncate, "dense.hnsw cannot be read"),
     (recent_file, Path.unlink, "holds"),  # the recent graph's passages gone: more in the manifest than found
     (dense.part_files, lambda files: files[2].unlink(), "holds"),  # the dropped list gone: removed ones back
 ])

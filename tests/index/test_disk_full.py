@@ -22,6 +22,7 @@ from drrag_cli.config import Settings
 from drrag_cli.errors import DiskFullError
 from drrag_cli.index import layout
 from drrag_cli.index.api import Index
+from tests.conftest import truncate
 
 
 def _cap_pages(conn: sqlite3.Connection) -> None:
@@ -80,14 +81,11 @@ def _full_hnswlib(monkeypatch: pytest.MonkeyPatch) -> None:
 
     def build(path: Path, ids, vecs, threads: int = -1) -> None:  # noqa: ANN001
         real(path, ids, vecs, threads)
-        with open(path, "r+b") as fh:  # what hnswlib's unchecked ofstream leaves on a full disk
-            fh.truncate(path.stat().st_size // 2)
+        truncate(path)  # what hnswlib's unchecked ofstream leaves on a full disk
 
-    def update(old: Path, path: Path, removed, ids, vecs, dim: int) -> int:  # noqa: ANN001 - a run that applies its change
-        deleted = real_update(old, path, removed, ids, vecs, dim)
-        with open(path, "r+b") as fh:
-            fh.truncate(path.stat().st_size // 2)
-        return deleted
+    def update(old: Path, path: Path, removed, ids, vecs, dim: int) -> None:  # noqa: ANN001 - a run that applies its change
+        real_update(old, path, removed, ids, vecs, dim)
+        truncate(path)
 
     real_update = dense.update_dense
     monkeypatch.setattr(dense, "build_dense", build)

@@ -21,18 +21,13 @@ from drrag_cli.config import Settings
 from drrag_cli.doctor import DoctorReport, _index_checks
 from drrag_cli.index import layout
 from drrag_cli.index.api import Index
-from tests.conftest import write_corpus
+from tests.conftest import truncate, write_corpus
 
 NOISE = bytes(range(256)) * 16  # 4 KB that is neither UTF-8 text nor an SQLite page
 
 
 def _live(ix: Path) -> Path:
     return ix / (ix / "CURRENT").read_text().strip()
-
-
-def _truncate(path: Path) -> None:
-    with open(path, "r+b") as fh:
-        fh.truncate(path.stat().st_size // 2)
 
 
 def _scribble(path: Path, offset: int) -> None:
@@ -58,14 +53,14 @@ DAMAGE: dict[str, tuple[Callable[[Path], None], str, str]] = {
     "manifest not an object": (lambda ix: (_live(ix) / "manifest.json").write_text("[1, 2]"), "index",
                                "manifest.json holds a JSON list"),
     "store missing": (lambda ix: (_live(ix) / "store.sqlite").unlink(), "index store", "store.sqlite is missing"),
-    "store truncated": (lambda ix: _truncate(_live(ix) / "store.sqlite"), "index store", "store.sqlite"),
+    "store truncated": (lambda ix: truncate(_live(ix) / "store.sqlite"), "index store", "store.sqlite"),
     "store garbage": (lambda ix: (_live(ix) / "store.sqlite").write_bytes(NOISE), "index store",
                       "not an SQLite database"),
     "bm25 missing": (lambda ix: shutil.rmtree(_live(ix) / "bm25"), "index bm25", "bm25 is missing"),
     "bm25 meta missing": (lambda ix: (_live(ix) / "bm25" / "meta.json").unlink(), "index bm25", "bm25"),
     "bm25 meta truncated": (_truncate_meta, "index bm25", "bm25 cannot be read"),
     "dense missing": (lambda ix: (_live(ix) / "dense.hnsw").unlink(), "index dense", "dense.hnsw is missing"),
-    "dense truncated": (lambda ix: _truncate(_live(ix) / "dense.hnsw"), "index dense", "dense.hnsw cannot be read"),
+    "dense truncated": (lambda ix: truncate(_live(ix) / "dense.hnsw"), "index dense", "dense.hnsw cannot be read"),
 }
 CACHE_DAMAGE: dict[str, Callable[[Path], None]] = {
     "vectors scribbled": lambda ix: _scribble(ix / "vectors.sqlite", 4096),
