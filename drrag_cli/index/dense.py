@@ -184,7 +184,10 @@ def _load(path: Path, dim: int):  # noqa: ANN202 (hnswlib.Index, imported lazily
     import hnswlib
 
     index = hnswlib.Index(space="cosine", dim=dim)
-    index.load_index(str(path))
+    try:
+        index.load_index(str(path))
+    except RuntimeError as exc:  # hnswlib does not say which file: the recent graph's damage names it
+        raise RuntimeError(f"{path.name}: {exc}") from exc
     return index
 
 

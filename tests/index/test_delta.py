@@ -211,7 +211,7 @@ def test_a_freed_id_lives_in_the_recent_graph_until_a_fold_puts_it_in_the_main_o
 
 @pytest.mark.usefixtures("large")
 @pytest.mark.parametrize(("part", "damage", "words"), [
-    (recent_file, truncate, "dense.hnsw cannot be read"),
+    (recent_file, truncate, "dense.hnsw cannot be read (dense.recent.hnsw: "),
     (recent_file, Path.unlink, "holds"),  # the recent graph's passages gone: more in the manifest than found
     (dense.part_files, lambda files: files[2].unlink(), "holds"),  # the dropped list gone: removed ones back
 ])
