@@ -146,10 +146,15 @@ def part_files(path: Path) -> list[Path]:
 
 
 def _read_labels(file: Path) -> np.ndarray:
+    """The labels saved at ``file`` (none when there is no file). A file that cannot be read is
+    damage, not "none": read as none, a dropped list would bring removed passages back, and a
+    freed id the recent graph reuses would answer with the old passage's vector."""
     try:
         return np.load(file, allow_pickle=False)
-    except (OSError, ValueError):
+    except FileNotFoundError:
         return np.zeros(0, dtype=np.int64)
+    except (OSError, ValueError) as exc:  # hnswlib's damage is a RuntimeError too (_load)
+        raise RuntimeError(f"{file.name}: {exc}") from exc
 
 
 def _write_labels(file: Path, labels: Sequence[int]) -> None:
