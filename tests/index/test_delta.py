@@ -210,6 +210,18 @@ def test_a_freed_id_lives_in_the_recent_graph_until_a_fold_puts_it_in_the_main_o
     assert len(index.dense_ranked(index.embed(["Folded"])[0], 24)) == 24  # every live passage, none dead
 
 
+def _changed_large(tmp_path: Path, settings: Settings) -> tuple[Path, Path]:
+    """A vault built, changed and built again (a shared main graph with a recent one and a
+    dropped list beside it): the vault and the live generation's main graph."""
+    folder = write_notes(tmp_path / "vault", _notes())
+    Index.build([folder], settings)
+    _change(folder)
+    Index.build([folder], settings)
+    live = layout.current_generation(Path(settings.index.path))
+    assert live is not None
+    return folder, live / "dense.hnsw"
+
+
 @pytest.mark.usefixtures("large")
 @pytest.mark.parametrize(("part", "damage", "words"), [
     (recent_file, truncate, "dense.hnsw cannot be read (dense.recent.hnsw: "),
@@ -222,13 +234,8 @@ def test_a_damaged_file_beside_a_shared_graph_is_found_by_the_next_run_and_repai
 ) -> None:
     """The main graph is as published, so a writer does not load it; the recent graph and the
     dropped list beside it are checked all the same."""
-    folder = write_notes(tmp_path / "vault", _notes())
-    Index.build([folder], settings)
-    _change(folder)
-    Index.build([folder], settings)
-    live = layout.current_generation(Path(settings.index.path))
-    assert live is not None
-    damage(part(live / "dense.hnsw"))
+    folder, main = _changed_large(tmp_path, settings)
+    damage(part(main))
     report = Index.build([folder], settings)
     assert report.published and any(words in line for line in report.repaired), report.repaired
     index = Index.open(settings)
@@ -241,13 +248,8 @@ def test_a_damaged_file_beside_a_shared_graph_is_found_by_the_next_run_and_repai
 def test_a_reader_of_a_damaged_dropped_list_is_told_which_file(tmp_path: Path, settings: Settings) -> None:
     """Read as "none", a damaged dropped list brought the removed passages back; only the count
     check caught it ("holds 26 passages, the manifest says 24"), and not when counts agree."""
-    folder = write_notes(tmp_path / "vault", _notes())
-    Index.build([folder], settings)
-    _change(folder)
-    Index.build([folder], settings)
-    live = layout.current_generation(Path(settings.index.path))
-    assert live is not None
-    truncate(dense.part_files(live / "dense.hnsw")[2])
+    _, main = _changed_large(tmp_path, settings)
+    truncate(dense.part_files(main)[2])
     with pytest.raises(IndexDamagedError, match=r"dense\.dropped\.npy: .*--rebuild"):
         index = Index.open(settings)
         index.dense_ranked(index.embed(["Ada Lind kittiwakes"])[0], 1)
